@@ -1,0 +1,108 @@
+"""Errors of the rules engine, split by cause (STYLE.md §4).
+
+Every error carries one or more :class:`Problem` values: the rule number
+(``R11``), the field the problem concerns (``captures.diamonds``), a stable
+``code`` with its ``params`` (so a web layer can translate it), and a plain
+English sentence a player at the table understands.
+
+>>> err = IllegalError.one("diamonds_sum", "Diamonds must add up to 13.", rule="R11",
+...                        field="captures.diamonds", total=12)
+>>> err.problems[0].as_dict()["rule"], str(err)
+('R11', 'Diamonds must add up to 13.')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input, in words and in data."""
+
+    code: str
+    message: str
+    rule: str | None = None
+    field: str | None = None
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The API's error object (``rule``, ``field``, ``message``), plus ``code``."""
+        return {"rule": self.rule, "field": self.field, "message": self.message, "code": self.code}
+
+
+class RulesError(Exception):
+    """Base class: something the engine refuses. ``status`` is the HTTP status it maps to."""
+
+    status: ClassVar[int] = 422
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("a RulesError needs at least one problem")
+        super().__init__(" ".join(p.message for p in self.problems))
+
+    @classmethod
+    def one(
+        cls,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        field: str | None = None,
+        **params: Any,
+    ) -> RulesError:
+        """An error with a single problem."""
+        return cls([Problem(code, message, rule, field, params)])
+
+    def at(self, prefix: str) -> RulesError:
+        """The same error with every field prefixed (``hands`` -> ``play.hands``)."""
+        moved = [
+            Problem(p.code, p.message, p.rule, f"{prefix}.{p.field}" if p.field else prefix, p.params)
+            for p in self.problems
+        ]
+        return type(self)(moved)
+
+
+class MalformedError(RulesError):
+    """The input is not of the right shape: not a card, not a seat, a wrong type."""
+
+    status = 422
+
+
+class IllegalError(RulesError):
+    """The input is well formed but breaks a rule of the game (R-numbered)."""
+
+    status = 422
+
+
+class StateError(RulesError):
+    """The input conflicts with the game's state: a repeated contract (R2), a finished game."""
+
+    status = 409
+
+
+class ProblemList:
+    """Collects problems so that one validation reports all of them at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(
+        self, code: str, message: str, *, rule: str | None = None, field: str | None = None,
+        **params: Any,
+    ) -> None:
+        self.problems.append(Problem(code, message, rule, field, params))
+
+    def extend(self, error: RulesError) -> None:
+        self.problems.extend(error.problems)
+
+    def raise_if_any(self, kind: type[RulesError] = IllegalError) -> None:
+        if self.problems:
+            raise kind(self.problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)

@@ -1,0 +1,300 @@
+"""A game's rule set: every house rule of R9 as a switch (API.md "Rule set").
+
+Rule sets are frozen values; they come from and go back to plain dicts, and
+an unknown field or value is an error, never ignored.
+
+>>> rules = RuleSet.from_dict({"doubling": False, "kingdoms": 1})
+>>> rules.doubling, rules.kingdoms, rules.values.king
+(False, 1, 75)
+>>> RuleSet.from_dict(rules.to_dict()) == rules
+True
+>>> RuleSet.from_dict({}).differences()
+{}
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+from .errors import MalformedError, ProblemList
+
+
+class SelfCapture(enum.Enum):
+    """What a doubled card costs the holder who takes it himself (R3, R4)."""
+
+    SINGLE = "single"
+    """Default: the plain value (−75 / −25), no bonus."""
+    DOUBLE = "double"
+    """House rule: the doubled value (−150 / −50); the deal is then not zero-sum."""
+
+
+class HeartLead(enum.Enum):
+    """When hearts may be led in King of Hearts (R3)."""
+
+    FREE = "free"
+    """Default: any time."""
+    ONLY_HEARTS = "only_hearts"
+    """No heart lead unless the leader holds only hearts."""
+    BROKEN = "broken"
+    """No heart lead until a heart was discarded on another suit, unless only hearts are held."""
+
+
+class Starter(enum.Enum):
+    """Who leads the first trick (R10) or plays first in Trix (R7)."""
+
+    KING = "king"
+    """Default: the king (dealer)."""
+    RIGHT_OF_KING = "right_of_king"
+    """The player on the king's right (eldest hand)."""
+
+
+class Combination(enum.Enum):
+    """Trex Complex (R9.6): several trick contracts in one deal."""
+
+    OFF = "off"
+    """Default: one contract per deal."""
+    ALL_FOUR = "all_four"
+    """Regional form: only all four trick contracts at once."""
+    ANY = "any"
+    """Any two or more of the four trick contracts."""
+
+
+class KingdomOrder(enum.Enum):
+    """Who is the next king (R2)."""
+
+    RIGHT = "right"
+    """Default: the next seat on the right."""
+    SEVEN_OF_HEARTS = "seven_of_hearts"
+    """Whoever is dealt the 7♥ on the kingdom's first deal (the next eligible if already king)."""
+    CUSTOM = "custom"
+    """An order agreed before the game (``king_order``)."""
+
+
+class RevokeRule(enum.Enum):
+    """The revoke penalty (R10)."""
+
+    REMAINING = "remaining"
+    """Default: the offender takes everything not yet taken at the revoke."""
+    WHOLE = "whole"
+    """The offender is charged the whole contract; the others score 0."""
+
+
+class TrixRevoke(enum.Enum):
+    """A Trix player who passed while holding a legal play (R10, R7)."""
+
+    FLAG = "flag"
+    """Default: the violation is reported; the table decides."""
+    LAST = "last"
+    """House rule: the offender finishes last."""
+
+
+class Tiebreak(enum.Enum):
+    """Ties for first place (R12)."""
+
+    TRIX_WINS = "trix_wins"
+    """Default: more Trix first places wins; still tied, an extra deal."""
+    EXTRA_DEAL = "extra_deal"
+    """An extra deal decides at once."""
+
+
+@dataclass(frozen=True)
+class Values:
+    """Point values of R9.7 (magnitudes for penalties; the Trix awards by place)."""
+
+    king: int = 75
+    queen: int = 25
+    diamond: int = 10
+    trick: int = 15
+    trix: tuple[int, int, int, int] = (200, 150, 100, 50)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"king": self.king, "queen": self.queen, "diamond": self.diamond,
+                "trick": self.trick, "trix": list(self.trix)}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every house rule (R9) of one game. ``RuleSet()`` is the default rule set."""
+
+    doubling: bool = True
+    doubled_self_capture: SelfCapture = SelfCapture.SINGLE
+    heart_lead: HeartLead = HeartLead.FREE
+    first_lead: Starter = Starter.KING
+    trix_first: Starter = Starter.KING
+    penalty_discard: bool = False
+    partnership: bool = False
+    combination: Combination = Combination.OFF
+    values: Values = field(default_factory=Values)
+    inverted: bool = False
+    kingdom_order: KingdomOrder = KingdomOrder.RIGHT
+    king_order: tuple[int, int, int, int] | None = None
+    kingdoms: int = 4
+    revoke: RevokeRule = RevokeRule.REMAINING
+    trix_revoke: TrixRevoke = TrixRevoke.FLAG
+    tiebreak: Tiebreak = Tiebreak.TRIX_WINS
+
+    @classmethod
+    def from_dict(cls, data: object) -> RuleSet:
+        """Validate a JSON rule set; raise :class:`MalformedError` listing every bad field."""
+        return _parse_ruleset(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, JSON-ready (API.md)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, Values):
+                value = value.to_dict()
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    def differences(self) -> dict[str, Any]:
+        """The fields that differ from the default rule set, JSON-ready."""
+        default = RuleSet().to_dict()
+        return {k: v for k, v in self.to_dict().items() if default[k] != v}
+
+    def with_changes(self, **changes: Any) -> RuleSet:
+        return replace(self, **changes)
+
+    @property
+    def sign(self) -> int:
+        """−1 under inverted signs (R9.8), else +1."""
+        return -1 if self.inverted else 1
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "no_doubling": {"doubling": False},
+    "short_game": {"kingdoms": 1},
+    "partnership": {"partnership": True},
+    "complex": {"combination": "any"},
+}
+"""Named presets; each is a plain dict of differences from the defaults."""
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _enum_field(problems: ProblemList, name: str, raw: object, kind: type[_E]) -> _E | None:
+    for member in kind:
+        if raw == member.value:
+            return member
+    allowed = ", ".join(f'"{m.value}"' for m in kind)
+    problems.add("rules_bad_value", f"The house rule “{name}” cannot be {raw!r}; use one of {allowed}.",
+                 rule="R9", field=f"rules.{name}", name=name, value=repr(raw), allowed=allowed)
+    return None
+
+
+def _bool_field(problems: ProblemList, name: str, raw: object) -> bool | None:
+    if isinstance(raw, bool):
+        return raw
+    problems.add("rules_not_bool", f"The house rule “{name}” must be true or false, not {raw!r}.",
+                 rule="R9", field=f"rules.{name}", name=name, value=repr(raw))
+    return None
+
+
+def _is_int(raw: object) -> bool:
+    return isinstance(raw, int) and not isinstance(raw, bool)
+
+
+def _parse_values(problems: ProblemList, raw: object) -> Values | None:
+    if not isinstance(raw, Mapping):
+        problems.add("rules_values_shape", "“values” must be an object of point values.",
+                     rule="R9.7", field="rules.values")
+        return None
+    known = {"king", "queen", "diamond", "trick", "trix"}
+    for key in sorted(set(raw) - known):
+        problems.add("rules_unknown_value", f"“{key}” is not a point value; use king, queen, "
+                     "diamond, trick or trix.", rule="R9.7", field=f"rules.values.{key}", name=key)
+    default = Values()
+    numbers: dict[str, int] = {}
+    for key in ("king", "queen", "diamond", "trick"):
+        value = raw.get(key, getattr(default, key))
+        if not _is_int(value) or not 0 <= value <= 10_000:
+            problems.add("rules_value_range", f"The value of a {key} must be a whole number "
+                         f"from 0 to 10000, not {value!r}.", rule="R9.7",
+                         field=f"rules.values.{key}", name=key, value=repr(value))
+        else:
+            numbers[key] = value
+    trix = raw.get("trix", list(default.trix))
+    if (not isinstance(trix, list) or len(trix) != 4
+            or not all(_is_int(v) and -10_000 <= v <= 10_000 for v in trix)):
+        problems.add("rules_trix_values", "The Trix values must be four whole numbers, "
+                     f"1st to 4th place, not {trix!r}.", rule="R9.7", field="rules.values.trix",
+                     value=repr(trix))
+        return None
+    if len(numbers) < 4:
+        return None
+    return Values(trix=(trix[0], trix[1], trix[2], trix[3]), **numbers)
+
+
+def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int, int] | None:
+    if raw is None:
+        return None
+    if isinstance(raw, list) and sorted(raw) == [0, 1, 2, 3] and all(_is_int(s) for s in raw):
+        return (raw[0], raw[1], raw[2], raw[3])
+    problems.add("rules_king_order", f"“king_order” must list the four seats 0–3 once each, not "
+                 f"{raw!r}.", rule="R2", field="rules.king_order", value=repr(raw))
+    return None
+
+
+_ENUMS: dict[str, type[enum.Enum]] = {
+    "doubled_self_capture": SelfCapture, "heart_lead": HeartLead, "first_lead": Starter,
+    "trix_first": Starter, "combination": Combination, "kingdom_order": KingdomOrder,
+    "revoke": RevokeRule, "trix_revoke": TrixRevoke, "tiebreak": Tiebreak,
+}
+_BOOLS = ("doubling", "penalty_discard", "partnership", "inverted")
+
+
+def _parse_ruleset(data: object) -> RuleSet:
+    if data is None:
+        return RuleSet()
+    if not isinstance(data, Mapping):
+        raise MalformedError.one("rules_shape", "The rule set must be a JSON object.",
+                                 rule="R9", field="rules")
+    problems = ProblemList()
+    known = {f.name for f in fields(RuleSet)}
+    for key in sorted(set(data) - known, key=str):
+        problems.add("rules_unknown_field", f"“{key}” is not a house rule this app knows.",
+                     rule="R9", field=f"rules.{key}", name=str(key))
+    parsed: dict[str, Any] = {}
+    for name, kind in _ENUMS.items():
+        if name in data:
+            parsed[name] = _enum_field(problems, name, data[name], kind)
+    for name in _BOOLS:
+        if name in data:
+            parsed[name] = _bool_field(problems, name, data[name])
+    if "values" in data:
+        parsed["values"] = _parse_values(problems, data["values"])
+    if "king_order" in data:
+        parsed["king_order"] = _parse_king_order(problems, data["king_order"])
+    if "kingdoms" in data:
+        if data["kingdoms"] in (1, 4) and _is_int(data["kingdoms"]):
+            parsed["kingdoms"] = data["kingdoms"]
+        else:
+            problems.add("rules_kingdoms", f"“kingdoms” must be 4 (full game) or 1 (short game), "
+                         f"not {data['kingdoms']!r}.", rule="R2", field="rules.kingdoms",
+                         value=repr(data["kingdoms"]))
+    problems.raise_if_any(MalformedError)
+    rules = RuleSet(**parsed)
+    _check_coherence(rules, problems)
+    problems.raise_if_any(MalformedError)
+    return rules
+
+
+def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
+    custom = rules.kingdom_order is KingdomOrder.CUSTOM
+    if custom and rules.king_order is None:
+        problems.add("rules_king_order_missing", "A custom kingdom order needs “king_order”: the "
+                     "four seats in the order they will be king.", rule="R2",
+                     field="rules.king_order")
+    if not custom and rules.king_order is not None:
+        problems.add("rules_king_order_unused", "“king_order” is only used with the custom "
+                     "kingdom order; set “kingdom_order” to \"custom\" or remove it.", rule="R2",
+                     field="rules.king_order")
