@@ -135,6 +135,8 @@ class RuleSet:
     revoke: RevokeRule = RevokeRule.REMAINING
     trix_revoke: TrixRevoke = TrixRevoke.FLAG
     tiebreak: Tiebreak = Tiebreak.TRIX_WINS
+    redeal_long_hearts: bool = False
+    """R8 house rule (extension of API.md): a hand of 5+ hearts with the K♥ may ask for a redeal."""
 
     @classmethod
     def from_dict(cls, data: object) -> RuleSet:
@@ -249,7 +251,7 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "trix_first": Starter, "combination": Combination, "kingdom_order": KingdomOrder,
     "revoke": RevokeRule, "trix_revoke": TrixRevoke, "tiebreak": Tiebreak,
 }
-_BOOLS = ("doubling", "penalty_discard", "partnership", "inverted")
+_BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
 
 
 def _parse_ruleset(data: object) -> RuleSet:
