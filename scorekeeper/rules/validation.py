@@ -1,0 +1,273 @@
+"""Consistency of a deal's captures (R11), before any score is computed.
+
+:func:`validate_captures` reports *every* problem at once, each with its rule
+number, field, code and one sentence naming the players involved.
+
+>>> from .ruleset import RuleSet
+>>> caps = Captures(diamonds=(5, 4, 3, 2))
+>>> try:
+...     validate_captures(RuleSet(), [Contract.DIAMONDS], caps, ["Rana", "Sami", "Omar", "Lina"])
+... except IllegalError as err:
+...     print(err.problems[0].field, err.problems[0].message)
+captures.diamonds Diamonds must add up to 13; these add up to 14 (Rana 5, Sami 4, Omar 3, Lina 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .captures import SEATS, Capture, Captures, needed_fields
+from .cards import KING_OF_HEARTS, QUEENS, Suit
+from .contracts import Contract
+from .errors import IllegalError, ProblemList
+from .ruleset import RuleSet
+
+__all__ = ["validate_captures", "seat_name", "join_words"]
+
+
+def seat_name(names: Sequence[str] | None, seat: int) -> str:
+    """A player's name for messages, or ``seat N`` when names are unknown.
+
+    >>> seat_name(["Rana", "Sami", "Omar", "Lina"], 2), seat_name(None, 2)
+    ('Omar', 'seat 2')
+    """
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"seat {seat}"
+
+
+def join_words(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> join_words(["Rana"]), join_words(["Rana", "Sami", "Omar"])
+    ('Rana', 'Rana, Sami and Omar')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def validate_captures(
+    rules: RuleSet,
+    contracts: Sequence[Contract],
+    captures: Captures,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Raise :class:`IllegalError` listing every inconsistency of ``captures`` (R11).
+
+    Only the fields the contracts use are checked; ``tricks`` is also used,
+    when given, to cross-check the penalty cards of any trick contract.
+
+    >>> from .ruleset import RuleSet
+    >>> validate_captures(RuleSet(), [Contract.TRIX], Captures(trix_order=(2, 0, 3, 1)))
+    >>> try:
+    ...     validate_captures(RuleSet(), [Contract.TRIX], Captures(trix_order=(2, 0, 2, 1)))
+    ... except IllegalError as err:
+    ...     print(err.problems[0].message)
+    The Trix order must name each player once; it names seat 2 twice and leaves out seat 3.
+    """
+    chosen = set(contracts)
+    problems = ProblemList()
+    _check_missing(problems, chosen, captures)
+    if Contract.DIAMONDS in chosen and captures.diamonds is not None:
+        _check_sum(problems, captures.diamonds, "diamonds", "Diamonds", names)
+    if chosen & _TRICK_SET and captures.tricks is not None:
+        _check_sum(problems, captures.tricks, "tricks", "Tricks", names)
+        _check_tricks_hold_cards(problems, chosen, captures, captures.tricks, names)
+    if Contract.TRIX in chosen and captures.trix_order is not None:
+        _check_order(problems, captures.trix_order, names)
+    _check_doubling(problems, rules, chosen, captures, names)
+    if {Contract.QUEENS, Contract.DIAMONDS} <= chosen:
+        _check_queen_of_diamonds(problems, captures, names)
+    problems.raise_if_any(IllegalError)
+
+
+_TRICK_SET = frozenset({Contract.KING, Contract.QUEENS, Contract.DIAMONDS, Contract.COLLECTIONS})
+
+_MISSING: dict[str, tuple[str, str, str]] = {
+    # field: (rule, code, message)
+    "king_of_hearts": ("R3", "missing_king_of_hearts", "Say who took the K♥ (King of Hearts)."),
+    "queens": ("R4", "missing_queens", "Say who took each of the four queens (Queens)."),
+    "diamonds": ("R5", "missing_diamonds", "Say how many diamonds each player took (Diamonds)."),
+    "trix_order": (
+        "R7",
+        "missing_trix_order",
+        "Say the order in which the players went out (Trix).",
+    ),
+}
+
+
+def _check_missing(problems: ProblemList, chosen: set[Contract], captures: Captures) -> None:
+    for name in sorted(needed_fields(list(chosen))):
+        if getattr(captures, name) is not None:
+            continue
+        if name != "tricks":
+            rule, code, message = _MISSING[name]
+        elif Contract.COLLECTIONS in chosen:
+            rule, code = "R6", "missing_tricks"
+            message = "Say how many tricks each player took (Collections)."
+        else:
+            rule, code = "R9.6", "missing_tricks"
+            message = (
+                "A combination needs the tricks each player took, to check the other captures."
+            )
+        problems.add(code, message, rule=rule, field=f"captures.{name}")
+
+
+def _check_sum(
+    problems: ProblemList,
+    counts: Sequence[int],
+    name: str,
+    label: str,
+    names: Sequence[str] | None,
+) -> None:
+    total = sum(counts)
+    if total == 13:
+        return
+    listed = ", ".join(_tally(names, s, n) for s, n in enumerate(counts))
+    problems.add(
+        f"{name}_sum",
+        f"{label} must add up to 13; these add up to {total} ({listed}).",
+        rule="R11",
+        field=f"captures.{name}",
+        total=total,
+        counts=list(counts),
+    )
+
+
+def _tally(names: Sequence[str] | None, seat: int, count: int) -> str:
+    """``Rana 5``, or ``seat 0: 5`` when the name is unknown (``seat 0 5`` reads badly)."""
+    name = seat_name(names, seat)
+    return f"{name}: {count}" if name == f"seat {seat}" else f"{name} {count}"
+
+
+_TIMES = {2: "twice", 3: "three times", 4: "four times"}
+
+
+def _check_order(problems: ProblemList, order: Sequence[int], names: Sequence[str] | None) -> None:
+    repeated = [s for s in SEATS if order.count(s) > 1]
+    if not repeated:
+        return
+    missing = [s for s in SEATS if s not in order]
+    twice = join_words([f"{seat_name(names, s)} {_TIMES[order.count(s)]}" for s in repeated])
+    left_out = join_words([seat_name(names, s) for s in missing])
+    problems.add(
+        "trix_order_not_permutation",
+        f"The Trix order must name each player once; it names {twice} and leaves out {left_out}.",
+        rule="R11",
+        field="captures.trix_order",
+        repeated=repeated,
+        missing=missing,
+    )
+
+
+def _doubled_cards(
+    chosen: set[Contract], captures: Captures
+) -> list[tuple[str, str, str, Capture]]:
+    """(rule, field, card, capture) of every capture the contracts use."""
+    found: list[tuple[str, str, str, Capture]] = []
+    if Contract.KING in chosen and captures.king_of_hearts is not None:
+        kh = KING_OF_HEARTS.pretty
+        found.append(("R3", "captures.king_of_hearts", kh, captures.king_of_hearts))
+    if Contract.QUEENS in chosen and captures.queens is not None:
+        for queen, cap in zip(QUEENS, captures.queens, strict=True):
+            found.append(("R4", f"captures.queens.{queen}", queen.pretty, cap))
+    return found
+
+
+def _check_doubling(
+    problems: ProblemList,
+    rules: RuleSet,
+    chosen: set[Contract],
+    captures: Captures,
+    names: Sequence[str] | None,
+) -> None:
+    if rules.doubling:
+        return  # any seat may have held and exposed the card
+    for rule, field, card, cap in _doubled_cards(chosen, captures):
+        if cap.doubled_by is None:
+            continue
+        who = seat_name(names, cap.doubled_by)
+        problems.add(
+            "doubling_off",
+            f"Doubling is off under these house rules, so the {card} cannot be doubled "
+            f"(here by {who}).",
+            rule=rule,
+            field=f"{field}.doubled_by",
+            card=card,
+            seat=cap.doubled_by,
+        )
+
+
+def _check_queen_of_diamonds(
+    problems: ProblemList, captures: Captures, names: Sequence[str] | None
+) -> None:
+    # The Q♦ is also a diamond: its taker's diamond count includes it.
+    if captures.queens is None or captures.diamonds is None:
+        return
+    taker = captures.queens[Suit.DIAMONDS].taker
+    if captures.diamonds[taker] == 0:
+        who = seat_name(names, taker)
+        problems.add(
+            "queen_of_diamonds_not_counted",
+            f"{who} took the Q♦, which is a diamond too, so {who}'s diamonds cannot be 0.",
+            rule="R11",
+            field="captures.diamonds",
+            seat=taker,
+        )
+
+
+def _penalty_cards(chosen: set[Contract], captures: Captures, seat: int) -> tuple[int, list[str]]:
+    """How many distinct penalty cards a seat took, and in words (``the K♥``, ``3 diamonds``)."""
+    words: list[str] = []
+    count = 0
+    kh = captures.king_of_hearts
+    if Contract.KING in chosen and kh is not None and kh.taker == seat:
+        words.append(f"the {KING_OF_HEARTS.pretty}")
+        count += 1
+    counts_diamonds = Contract.DIAMONDS in chosen and captures.diamonds is not None
+    if Contract.QUEENS in chosen and captures.queens is not None:
+        for queen, cap in zip(QUEENS, captures.queens, strict=True):
+            # The Q♦ is already among the diamonds when those are counted.
+            if cap.taker == seat and not (counts_diamonds and queen.suit is Suit.DIAMONDS):
+                words.append(f"the {queen.pretty}")
+                count += 1
+    if counts_diamonds and captures.diamonds is not None and captures.diamonds[seat]:
+        n = captures.diamonds[seat]
+        words.append(f"{n} diamond" + ("s" if n != 1 else ""))
+        count += n
+    return count, words
+
+
+def _check_tricks_hold_cards(
+    problems: ProblemList,
+    chosen: set[Contract],
+    captures: Captures,
+    tricks_taken: Sequence[int],
+    names: Sequence[str] | None,
+) -> None:
+    for seat in SEATS:
+        cards, words = _penalty_cards(chosen, captures, seat)
+        tricks = tricks_taken[seat]
+        if cards <= 4 * tricks:
+            continue
+        who, what = seat_name(names, seat), join_words(words)
+        params = {"seat": seat, "cards": cards, "tricks": tricks}
+        if tricks == 0:
+            problems.add(
+                "penalty_without_trick",
+                f"{who} took {what} but no trick; whoever takes a card takes at least one trick.",
+                rule="R11",
+                field="captures.tricks",
+                **params,
+            )
+            continue
+        plural = "a trick holds" if tricks == 1 else f"{tricks} tricks hold"
+        problems.add(
+            "penalty_exceeds_tricks",
+            f"{who} took {cards} penalty cards ({what}) in only {tricks} "
+            f"trick{'s' if tricks != 1 else ''}; {plural} at most {4 * tricks} cards.",
+            rule="R11",
+            field="captures.tricks",
+            **params,
+        )
