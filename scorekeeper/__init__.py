@@ -1,0 +1,107 @@
+"""scorekeeper: a score keeper for the card game Trex (Trix).
+
+The game itself lives in :mod:`scorekeeper.rules` (standard library only);
+this module only builds the web app around it. Flask is imported inside the
+factory so that ``import scorekeeper.rules`` does not pull in the web stack.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MAX_CONTENT_LENGTH = 256 * 1024
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``config`` overrides, then extensions.
+
+    ``create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})``
+    is what the tests use.
+    """
+    from flask import Flask
+
+    from scorekeeper import api, web
+    from scorekeeper.extensions import csrf, db, migrate
+
+    app = Flask(
+        __name__,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    overrides = dict(config or {})
+    app.config.update(_defaults(Path(app.instance_path), overrides))
+    app.config.update(overrides)
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
+
+    db.init_app(app)
+    migrate.init_app(app, db, render_as_batch=True)
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
+
+    app.register_blueprint(web.bp)
+    app.register_blueprint(api.bp, url_prefix="/api/v1")
+    return app
+
+
+def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Settings from the environment, or generated/stored in the instance folder.
+
+    Nothing is computed (or written to disk) for a key that ``overrides`` sets.
+    """
+    defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}
+    if "SECRET_KEY" not in overrides:
+        defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
+            instance / "secret_key"
+        )
+    if "SQLALCHEMY_DATABASE_URI" not in overrides:
+        url = os.environ.get("DATABASE_URL")
+        if not url:
+            instance.mkdir(parents=True, exist_ok=True)
+            url = f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+        defaults["SQLALCHEMY_DATABASE_URI"] = url
+    return defaults
+
+
+def normalize_database_url(url: str) -> str:
+    """Point PostgreSQL URLs at the psycopg 3 driver; leave others alone.
+
+    >>> normalize_database_url("postgres://u:p@db/x")
+    'postgresql+psycopg://u:p@db/x'
+    >>> normalize_database_url("sqlite:///x.sqlite")
+    'sqlite:///x.sqlite'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def load_or_create_secret(path: Path) -> str:
+    """Read the secret key stored at ``path``, creating it on first use.
+
+    Safe when several processes (gunicorn workers) start at once: the key is
+    written to a private temporary file and linked into place atomically, so
+    every process ends up reading the same complete key.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process won the race; use its key
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()

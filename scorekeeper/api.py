@@ -1,0 +1,95 @@
+"""The JSON API (docs/API.md), mounted at /api/v1.
+
+Every error under /api/ is answered in the API's error format, never HTML:
+``{"ok": false, "errors": [{"rule": null, "field": null, "message": "..."}]}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, NoReturn
+
+from flask import Blueprint, Response, abort, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from scorekeeper.extensions import db
+
+bp = Blueprint("api", __name__)
+
+API_PREFIX = "/api/"
+
+# Werkzeug's stock descriptions talk to web developers; these talk to players.
+MESSAGES = {
+    400: "The request could not be understood.",
+    401: "This needs the game's edit token.",
+    403: "This edit token does not belong to this game.",
+    404: "There is nothing at this address.",
+    405: "This address does not accept {method} requests.",
+    409: "This request conflicts with the game's current state.",
+    412: "The game has changed since you loaded it; reload and try again.",
+    413: "The request body is too large.",
+    415: "The request body must be JSON.",
+    422: "The request breaks a rule of the game.",
+    500: "Something went wrong on our side; nothing was saved.",
+}
+
+
+def is_api_request() -> bool:
+    """Whether the current request is for the JSON API (and wants JSON errors)."""
+    return request.path.startswith(API_PREFIX)
+
+
+def error_body(message: str, rule: str | None = None, field: str | None = None) -> dict[str, Any]:
+    """One entry of the ``errors`` list."""
+    return {"rule": rule, "field": field, "message": message}
+
+
+def error_response(status: int, errors: list[dict[str, Any]]) -> tuple[Response, int]:
+    """The API's error answer: ``{"ok": false, "errors": [...]}`` with ``status``."""
+    return jsonify(ok=False, errors=errors), status
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or a 400 answer if it is anything else.
+
+    The Content-Type is not required to be application/json.
+    """
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        _bad_request("The request body must be a JSON object.")
+    return data
+
+
+def _bad_request(message: str) -> NoReturn:
+    abort(400, description=message)
+
+
+def _message(exc: HTTPException) -> str:
+    code = exc.code or 500
+    stock = type(exc).description
+    if exc.description and exc.description != stock and code != 500:
+        return exc.description
+    default = MESSAGES.get(code, exc.name + ".")
+    return default.format(method=request.method)
+
+
+@bp.app_errorhandler(HTTPException)
+def handle_http_exception(exc: HTTPException) -> WerkzeugResponse | HTTPException:
+    """JSON for /api/ paths (routing errors included); the stock page elsewhere.
+
+    Registered app-wide, because a 404 or 405 from routing happens before any
+    blueprint is known. An HTML error handler registered elsewhere for a
+    specific code must defer to this one when ``is_api_request()``.
+    """
+    if not is_api_request():
+        return exc
+    code = exc.code or 500
+    if code >= 500:
+        with contextlib.suppress(Exception):  # answer in JSON even if the DB is gone
+            db.session.rollback()
+    response = exc.get_response()  # keeps headers such as Allow
+    body, _ = error_response(code, [error_body(_message(exc))])
+    response.set_data(body.get_data())
+    response.content_type = body.content_type
+    return response
