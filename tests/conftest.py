@@ -1,0 +1,116 @@
+"""Shared fixtures: an app on in-memory SQLite, its client, and a browser."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+# Flags that keep Debian's Chromium quiet and offline in a sandbox-less root shell.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TEST_CONFIG = {
+    "TESTING": True,
+    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "WTF_CSRF_ENABLED": False,
+    "SECRET_KEY": "test-secret",
+}
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip locally; under CI (CI=true) a missing prerequisite is a failure."""
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(f"{reason} (required under CI)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def test_database_url() -> str:
+    """TEST_DATABASE_URL (a PostgreSQL server, started by scripts/test.sh)."""
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not url:
+        skip_or_fail("TEST_DATABASE_URL is not set (scripts/test.sh sets it)")
+    return url
+
+
+@pytest.fixture
+def make_app() -> Callable[..., Flask]:
+    """``make_app(**overrides)``: a test app with extra settings."""
+
+    def make(**overrides: Any) -> Flask:
+        return create_app({**TEST_CONFIG, **overrides})
+
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
+    app = make_app()
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.drop_all()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port in a thread; yields its base URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium driven by Playwright (never `playwright install`)."""
+    if not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser page with a phone-sized viewport."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
