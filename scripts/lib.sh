@@ -1,0 +1,146 @@
+# Shared install logic for scripts/run.sh and scripts/test.sh.
+# Source it from the repository root; it defines functions only.
+#
+# Target: Debian 12, run as root (or with sudo available), network limited to
+# Debian's archive and PyPI. Every step is idempotent and skips itself when
+# there is nothing to do, so a second run is fast.
+
+export DEBIAN_FRONTEND=noninteractive
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+
+# What the app needs at run time: WeasyPrint's native libraries and fonts
+# covering Latin, the card suit symbols and Arabic.
+RUNTIME_PACKAGES=(
+    libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
+    fonts-dejavu-core fonts-noto-core fonts-hosny-amiri
+)
+# What the tests need on top: a browser, a database server, PDF tools.
+TEST_PACKAGES=(chromium postgresql poppler-utils)
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "need root (or sudo) to run: $*"
+    fi
+}
+
+# ensure_apt_packages PKG...: install the packages that are missing.
+# `apt-get update` runs only when something has to be installed.
+ensure_apt_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+            missing+=("$pkg")
+        fi
+    done
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    log "apt-get install ${missing[*]}"
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq --no-install-recommends \
+        -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+        "${missing[@]}" </dev/null >/dev/null
+}
+
+# ensure_python: a python3 >= 3.11 with venv and ensurepip.
+ensure_python() {
+    if ! "$PYTHON" -c 'import sys, venv, ensurepip; assert sys.version_info >= (3, 11)' \
+        2>/dev/null; then
+        ensure_apt_packages python3 python3-venv
+        PYTHON=python3
+        "$PYTHON" -c 'import sys; assert sys.version_info >= (3, 11)' \
+            || die "python3 >= 3.11 is required"
+    fi
+}
+
+# ensure_venv [EXTRA]: .venv with the project installed in editable mode
+# (`pip install -e .` or `-e .[EXTRA]`). Reinstalls only when pyproject.toml
+# or the interpreter changed since the last successful install.
+ensure_venv() {
+    local extra="${1:-}" spec=".${1:+[$1]}" stamp want
+    ensure_python
+    if ! "$VENV/bin/python" -c 'import sys' 2>/dev/null; then
+        log "creating $VENV"
+        rm -rf "$VENV"
+        "$PYTHON" -m venv "$VENV"
+        "$VENV/bin/python" -m pip install -q --upgrade pip
+    fi
+    want="$(cat pyproject.toml; "$VENV/bin/python" -VV)"
+    want="$(printf '%s' "$want" | sha256sum | cut -d' ' -f1)"
+    stamp="$VENV/.installed-${extra:-base}"
+    # A test install (base + extras) also satisfies a plain run.
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] \
+        || { [ -z "$extra" ] && [ "$(cat "$VENV/.installed-test" 2>/dev/null)" = "$want" ]; }; then
+        return 0
+    fi
+    log "pip install -e '$spec'"
+    "$VENV/bin/python" -m pip install -q -e "$spec"
+    printf '%s\n' "$want" >"$stamp"
+}
+
+# compile_translations: build the .mo catalogues (they are not committed).
+compile_translations() {
+    local dir
+    for dir in scorekeeper/translations translations; do
+        if [ -n "$(find "$dir" -name '*.po' -print -quit 2>/dev/null)" ]; then
+            "$VENV/bin/pybabel" compile -q -f -d "$dir"
+        fi
+    done
+}
+
+# --- Throwaway PostgreSQL -------------------------------------------------
+# start_postgres: initdb + pg_ctl in a temp dir, as the `postgres` user
+# (the server refuses to run as root), listening on a unix socket only.
+# Exports TEST_DATABASE_URL and registers stop_postgres on EXIT.
+PG_TMP=""
+PG_BIN=""
+
+pg_as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+find_pg_bin() {
+    # Debian's binaries, newest major version; not whatever is first on PATH.
+    PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+    [ -x "$PG_BIN/pg_ctl" ] || die "no PostgreSQL server under /usr/lib/postgresql"
+}
+
+start_postgres() {
+    find_pg_bin
+    PG_TMP="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-pg.XXXXXX")"
+    trap stop_postgres EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    if [ "$(id -u)" -eq 0 ]; then chown postgres: "$PG_TMP"; fi
+    log "starting PostgreSQL ($PG_BIN) in $PG_TMP"
+    pg_as_owner "$PG_BIN/initdb" -D "$PG_TMP/data" -U postgres -A trust \
+        -E UTF8 --locale=C.UTF-8 --no-sync >"$PG_TMP/initdb.log" 2>&1 \
+        || { cat "$PG_TMP/initdb.log" >&2; die "initdb failed"; }
+    pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_TMP/data" -l "$PG_TMP/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -k $PG_TMP -p 5432 -c fsync=off \
+            -c synchronous_commit=off -c full_page_writes=off" start >/dev/null \
+        || { cat "$PG_TMP/server.log" >&2; die "PostgreSQL did not start"; }
+    "$PG_BIN/createdb" -h "$PG_TMP" -p 5432 -U postgres scorekeeper_test
+    export TEST_DATABASE_URL="postgresql+psycopg://postgres@/scorekeeper_test?host=$PG_TMP&port=5432"
+}
+
+stop_postgres() {
+    [ -n "$PG_TMP" ] || return 0
+    if [ -f "$PG_TMP/data/postmaster.pid" ]; then
+        pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_TMP/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$PG_TMP"
+    PG_TMP=""
+}
