@@ -70,10 +70,7 @@ class Captures:
         """The same captures with seat ``s`` renamed ``seat_map[s]`` (for symmetry checks)."""
 
         def cap(c: Capture | None) -> Capture | None:
-            if c is None:
-                return None
-            doubled = None if c.doubled_by is None else seat_map[c.doubled_by]
-            return Capture(seat_map[c.taker], doubled)
+            return None if c is None else moved(c)
 
         def per_seat(v: Seats4 | None) -> Seats4 | None:
             if v is None:
@@ -83,10 +80,25 @@ class Captures:
                 out[seat_map[seat]] = n
             return (out[0], out[1], out[2], out[3])
 
-        queens = None if self.queens is None else tuple(cap(q) for q in self.queens)
-        order = None if self.trix_order is None else tuple(seat_map[s] for s in self.trix_order)
-        return Captures(cap(self.king_of_hearts), queens, per_seat(self.diamonds),  # type: ignore[arg-type]
-                        per_seat(self.tricks), order)  # type: ignore[arg-type]
+        def moved(c: Capture) -> Capture:
+            doubled = None if c.doubled_by is None else seat_map[c.doubled_by]
+            return Capture(seat_map[c.taker], doubled)
+
+        queens = None
+        if self.queens is not None:
+            q = [moved(c) for c in self.queens]
+            queens = (q[0], q[1], q[2], q[3])
+        order = None
+        if self.trix_order is not None:
+            o = [seat_map[s] for s in self.trix_order]
+            order = (o[0], o[1], o[2], o[3])
+        return Captures(
+            cap(self.king_of_hearts),
+            queens,
+            per_seat(self.diamonds),
+            per_seat(self.tricks),
+            order,
+        )
 
 
 def needed_fields(contracts: Sequence[Contract]) -> set[str]:
@@ -115,16 +127,23 @@ def is_seat(value: object) -> bool:
 
 def _parse(data: object) -> Captures:
     if not isinstance(data, Mapping):
-        raise MalformedError.one("captures_shape", "“captures” must be an object.",
-                                 rule="R11", field="captures")
+        raise MalformedError.one(
+            "captures_shape", "“captures” must be an object.", rule="R11", field="captures"
+        )
     problems = ProblemList()
     for key in sorted(set(data) - set(_KNOWN), key=str):
-        problems.add("captures_unknown", f"“{key}” is not a kind of capture; use "
-                     + ", ".join(_KNOWN) + ".", rule="R11", field=f"captures.{key}", name=str(key))
+        problems.add(
+            "captures_unknown",
+            f"“{key}” is not a kind of capture; use " + ", ".join(_KNOWN) + ".",
+            rule="R11",
+            field=f"captures.{key}",
+            name=str(key),
+        )
     fields: dict[str, Any] = {}
     if data.get("king_of_hearts") is not None:
-        fields["king_of_hearts"] = _capture(problems, data["king_of_hearts"],
-                                            "captures.king_of_hearts", "the K♥")
+        fields["king_of_hearts"] = _capture(
+            problems, data["king_of_hearts"], "captures.king_of_hearts", "the K♥"
+        )
     if data.get("queens") is not None:
         fields["queens"] = _queens(problems, data["queens"])
     for name in ("diamonds", "tricks"):
@@ -138,30 +157,56 @@ def _parse(data: object) -> Captures:
 
 def _capture(problems: ProblemList, raw: object, where: str, what: str) -> Capture | None:
     if not isinstance(raw, Mapping) or "taker" not in raw:
-        problems.add("capture_shape", f"Say who took {what}: an object with “taker” (a seat "
-                     "0–3) and “doubled_by” (a seat or null).", rule="R11", field=where, card=what)
+        problems.add(
+            "capture_shape",
+            f"Say who took {what}: an object with “taker” (a seat "
+            "0–3) and “doubled_by” (a seat or null).",
+            rule="R11",
+            field=where,
+            card=what,
+        )
         return None
     for key in sorted(set(raw) - {"taker", "doubled_by"}, key=str):
-        problems.add("capture_unknown", f"“{key}” is not part of a capture; use taker and "
-                     "doubled_by.", rule="R11", field=f"{where}.{key}", name=str(key))
+        problems.add(
+            "capture_unknown",
+            f"“{key}” is not part of a capture; use taker and doubled_by.",
+            rule="R11",
+            field=f"{where}.{key}",
+            name=str(key),
+        )
     taker, doubled = raw["taker"], raw.get("doubled_by")
     ok = True
     if not is_seat(taker):
-        problems.add("bad_seat", f"The taker of {what} must be a seat 0–3, not {taker!r}.",
-                     rule="R1", field=f"{where}.taker", value=repr(taker), card=what)
+        problems.add(
+            "bad_seat",
+            f"The taker of {what} must be a seat 0–3, not {taker!r}.",
+            rule="R1",
+            field=f"{where}.taker",
+            value=repr(taker),
+            card=what,
+        )
         ok = False
     if doubled is not None and not is_seat(doubled):
-        problems.add("bad_seat", f"Whoever doubled {what} must be a seat 0–3 or null, not "
-                     f"{doubled!r}.", rule="R1", field=f"{where}.doubled_by", value=repr(doubled),
-                     card=what)
+        problems.add(
+            "bad_seat",
+            f"Whoever doubled {what} must be a seat 0–3 or null, not {doubled!r}.",
+            rule="R1",
+            field=f"{where}.doubled_by",
+            value=repr(doubled),
+            card=what,
+        )
         ok = False
     return Capture(taker, doubled) if ok else None
 
 
 def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
     if not isinstance(raw, Mapping):
-        problems.add("queens_shape", "“queens” must be an object with QS, QH, QD and QC.",
-                     rule="R4", field="captures.queens")
+        problems.add(
+            "queens_shape",
+            "“queens” must be an object with QS, QH, QD and QC.",
+            rule="R4",
+            field="captures.queens",
+        )
         return None
     found: dict[Suit, Capture | None] = {}
     for key, value in raw.items():
@@ -170,39 +215,68 @@ def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
         except MalformedError:
             card = None
         if card is None or card not in QUEENS:
-            problems.add("queens_key", f"“{key}” is not a queen; use QS, QH, QD, QC.", rule="R4",
-                         field=f"captures.queens.{key}", name=str(key))
+            problems.add(
+                "queens_key",
+                f"“{key}” is not a queen; use QS, QH, QD, QC.",
+                rule="R4",
+                field=f"captures.queens.{key}",
+                name=str(key),
+            )
             continue
         if card.suit in found:
-            problems.add("queen_twice", f"{card.pretty} is given twice.", rule="R11",
-                         field=f"captures.queens.{card}", card=card.pretty)
+            problems.add(
+                "queen_twice",
+                f"{card.pretty} is given twice.",
+                rule="R11",
+                field=f"captures.queens.{card}",
+                card=card.pretty,
+            )
             continue
         found[card.suit] = _capture(problems, value, f"captures.queens.{card}", card.pretty)
     for suit in Suit:
         if suit not in found:
             queen = QUEENS[suit]
-            problems.add("queen_missing", f"Say who took the {queen.pretty}: each of the four "
-                         "queens is taken by exactly one player.", rule="R11",
-                         field=f"captures.queens.{queen}", card=queen.pretty)
+            problems.add(
+                "queen_missing",
+                f"Say who took the {queen.pretty}: each of the four "
+                "queens is taken by exactly one player.",
+                rule="R11",
+                field=f"captures.queens.{queen}",
+                card=queen.pretty,
+            )
     if len(found) == 4 and all(found.values()):
         return tuple(found[s] for s in Suit)  # type: ignore[misc]
     return None
 
 
 def _counts(problems: ProblemList, raw: object, name: str) -> Seats4 | None:
-    if (isinstance(raw, list) and len(raw) == 4
-            and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13 for n in raw)):
+    if (
+        isinstance(raw, list)
+        and len(raw) == 4
+        and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13 for n in raw)
+    ):
         return (raw[0], raw[1], raw[2], raw[3])
     what = "diamonds" if name == "diamonds" else "tricks"
-    problems.add("counts_shape", f"“{name}” must list the {what} each of the four players took, "
-                 f"whole numbers from 0 to 13, not {raw!r}.", rule="R11", field=f"captures.{name}",
-                 name=name, value=repr(raw))
+    problems.add(
+        "counts_shape",
+        f"“{name}” must list the {what} each of the four players took, "
+        f"whole numbers from 0 to 13, not {raw!r}.",
+        rule="R11",
+        field=f"captures.{name}",
+        name=name,
+        value=repr(raw),
+    )
     return None
 
 
 def _order(problems: ProblemList, raw: object) -> Seats4 | None:
     if isinstance(raw, list) and len(raw) == 4 and all(is_seat(s) for s in raw):
         return (raw[0], raw[1], raw[2], raw[3])
-    problems.add("trix_order_shape", f"“trix_order” must list the four seats, first out first, "
-                 f"not {raw!r}.", rule="R7", field="captures.trix_order", value=repr(raw))
+    problems.add(
+        "trix_order_shape",
+        f"“trix_order” must list the four seats, first out first, not {raw!r}.",
+        rule="R7",
+        field="captures.trix_order",
+        value=repr(raw),
+    )
     return None

@@ -132,7 +132,9 @@ class Card:
 @cache
 def _parse_card(text: str) -> Card:
     if len(text) < 2:
-        raise MalformedError.one("bad_card", f"“{text}” is not a card (write e.g. KH, 10D).", text=text)
+        raise MalformedError.one(
+            "bad_card", f"“{text}” is not a card (write e.g. KH, 10D).", text=text
+        )
     try:
         return Card(Suit.parse(text[-1]), Rank.parse(text[:-1]))
     except MalformedError:

@@ -63,7 +63,9 @@ TRICK_CONTRACTS: tuple[Contract, ...] = (
 ALL_CONTRACTS: tuple[Contract, ...] = (*TRICK_CONTRACTS, Contract.TRIX)
 
 
-def canonical(contracts: frozenset[Contract] | set[Contract] | list[Contract]) -> tuple[Contract, ...]:
+def canonical(
+    contracts: frozenset[Contract] | set[Contract] | list[Contract],
+) -> tuple[Contract, ...]:
     """Contracts in the rulebook's order, without duplicates."""
     chosen = set(contracts)
     return tuple(c for c in ALL_CONTRACTS if c in chosen)

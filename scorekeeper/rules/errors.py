@@ -13,8 +13,8 @@ English sentence a player at the table understands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -61,7 +61,9 @@ class RulesError(Exception):
     def at(self, prefix: str) -> RulesError:
         """The same error with every field prefixed (``hands`` -> ``play.hands``)."""
         moved = [
-            Problem(p.code, p.message, p.rule, f"{prefix}.{p.field}" if p.field else prefix, p.params)
+            Problem(
+                p.code, p.message, p.rule, f"{prefix}.{p.field}" if p.field else prefix, p.params
+            )
             for p in self.problems
         ]
         return type(self)(moved)
@@ -92,7 +94,12 @@ class ProblemList:
         self.problems: list[Problem] = []
 
     def add(
-        self, code: str, message: str, *, rule: str | None = None, field: str | None = None,
+        self,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        field: str | None = None,
         **params: Any,
     ) -> None:
         self.problems.append(Problem(code, message, rule, field, params))

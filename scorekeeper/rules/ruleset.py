@@ -111,8 +111,13 @@ class Values:
     trix: tuple[int, int, int, int] = (200, 150, 100, 50)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"king": self.king, "queen": self.queen, "diamond": self.diamond,
-                "trick": self.trick, "trix": list(self.trix)}
+        return {
+            "king": self.king,
+            "queen": self.queen,
+            "diamond": self.diamond,
+            "trick": self.trick,
+            "trix": list(self.trix),
+        }
 
 
 @dataclass(frozen=True)
@@ -188,16 +193,29 @@ def _enum_field(problems: ProblemList, name: str, raw: object, kind: type[_E]) -
         if raw == member.value:
             return member
     allowed = ", ".join(f'"{m.value}"' for m in kind)
-    problems.add("rules_bad_value", f"The house rule “{name}” cannot be {raw!r}; use one of {allowed}.",
-                 rule="R9", field=f"rules.{name}", name=name, value=repr(raw), allowed=allowed)
+    problems.add(
+        "rules_bad_value",
+        f"The house rule “{name}” cannot be {raw!r}; use one of {allowed}.",
+        rule="R9",
+        field=f"rules.{name}",
+        name=name,
+        value=repr(raw),
+        allowed=allowed,
+    )
     return None
 
 
 def _bool_field(problems: ProblemList, name: str, raw: object) -> bool | None:
     if isinstance(raw, bool):
         return raw
-    problems.add("rules_not_bool", f"The house rule “{name}” must be true or false, not {raw!r}.",
-                 rule="R9", field=f"rules.{name}", name=name, value=repr(raw))
+    problems.add(
+        "rules_not_bool",
+        f"The house rule “{name}” must be true or false, not {raw!r}.",
+        rule="R9",
+        field=f"rules.{name}",
+        name=name,
+        value=repr(raw),
+    )
     return None
 
 
@@ -207,29 +225,50 @@ def _is_int(raw: object) -> bool:
 
 def _parse_values(problems: ProblemList, raw: object) -> Values | None:
     if not isinstance(raw, Mapping):
-        problems.add("rules_values_shape", "“values” must be an object of point values.",
-                     rule="R9.7", field="rules.values")
+        problems.add(
+            "rules_values_shape",
+            "“values” must be an object of point values.",
+            rule="R9.7",
+            field="rules.values",
+        )
         return None
     known = {"king", "queen", "diamond", "trick", "trix"}
     for key in sorted(set(raw) - known):
-        problems.add("rules_unknown_value", f"“{key}” is not a point value; use king, queen, "
-                     "diamond, trick or trix.", rule="R9.7", field=f"rules.values.{key}", name=key)
+        problems.add(
+            "rules_unknown_value",
+            f"“{key}” is not a point value; use king, queen, diamond, trick or trix.",
+            rule="R9.7",
+            field=f"rules.values.{key}",
+            name=key,
+        )
     default = Values()
     numbers: dict[str, int] = {}
     for key in ("king", "queen", "diamond", "trick"):
         value = raw.get(key, getattr(default, key))
         if not _is_int(value) or not 0 <= value <= 10_000:
-            problems.add("rules_value_range", f"The value of a {key} must be a whole number "
-                         f"from 0 to 10000, not {value!r}.", rule="R9.7",
-                         field=f"rules.values.{key}", name=key, value=repr(value))
+            problems.add(
+                "rules_value_range",
+                f"The value of a {key} must be a whole number from 0 to 10000, not {value!r}.",
+                rule="R9.7",
+                field=f"rules.values.{key}",
+                name=key,
+                value=repr(value),
+            )
         else:
             numbers[key] = value
     trix = raw.get("trix", list(default.trix))
-    if (not isinstance(trix, list) or len(trix) != 4
-            or not all(_is_int(v) and -10_000 <= v <= 10_000 for v in trix)):
-        problems.add("rules_trix_values", "The Trix values must be four whole numbers, "
-                     f"1st to 4th place, not {trix!r}.", rule="R9.7", field="rules.values.trix",
-                     value=repr(trix))
+    if (
+        not isinstance(trix, list)
+        or len(trix) != 4
+        or not all(_is_int(v) and -10_000 <= v <= 10_000 for v in trix)
+    ):
+        problems.add(
+            "rules_trix_values",
+            f"The Trix values must be four whole numbers, 1st to 4th place, not {trix!r}.",
+            rule="R9.7",
+            field="rules.values.trix",
+            value=repr(trix),
+        )
         return None
     if len(numbers) < 4:
         return None
@@ -241,15 +280,26 @@ def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int
         return None
     if isinstance(raw, list) and sorted(raw) == [0, 1, 2, 3] and all(_is_int(s) for s in raw):
         return (raw[0], raw[1], raw[2], raw[3])
-    problems.add("rules_king_order", f"“king_order” must list the four seats 0–3 once each, not "
-                 f"{raw!r}.", rule="R2", field="rules.king_order", value=repr(raw))
+    problems.add(
+        "rules_king_order",
+        f"“king_order” must list the four seats 0–3 once each, not {raw!r}.",
+        rule="R2",
+        field="rules.king_order",
+        value=repr(raw),
+    )
     return None
 
 
 _ENUMS: dict[str, type[enum.Enum]] = {
-    "doubled_self_capture": SelfCapture, "heart_lead": HeartLead, "first_lead": Starter,
-    "trix_first": Starter, "combination": Combination, "kingdom_order": KingdomOrder,
-    "revoke": RevokeRule, "trix_revoke": TrixRevoke, "tiebreak": Tiebreak,
+    "doubled_self_capture": SelfCapture,
+    "heart_lead": HeartLead,
+    "first_lead": Starter,
+    "trix_first": Starter,
+    "combination": Combination,
+    "kingdom_order": KingdomOrder,
+    "revoke": RevokeRule,
+    "trix_revoke": TrixRevoke,
+    "tiebreak": Tiebreak,
 }
 _BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
 
@@ -258,13 +308,19 @@ def _parse_ruleset(data: object) -> RuleSet:
     if data is None:
         return RuleSet()
     if not isinstance(data, Mapping):
-        raise MalformedError.one("rules_shape", "The rule set must be a JSON object.",
-                                 rule="R9", field="rules")
+        raise MalformedError.one(
+            "rules_shape", "The rule set must be a JSON object.", rule="R9", field="rules"
+        )
     problems = ProblemList()
     known = {f.name for f in fields(RuleSet)}
     for key in sorted(set(data) - known, key=str):
-        problems.add("rules_unknown_field", f"“{key}” is not a house rule this app knows.",
-                     rule="R9", field=f"rules.{key}", name=str(key))
+        problems.add(
+            "rules_unknown_field",
+            f"“{key}” is not a house rule this app knows.",
+            rule="R9",
+            field=f"rules.{key}",
+            name=str(key),
+        )
     parsed: dict[str, Any] = {}
     for name, kind in _ENUMS.items():
         if name in data:
@@ -280,9 +336,13 @@ def _parse_ruleset(data: object) -> RuleSet:
         if data["kingdoms"] in (1, 4) and _is_int(data["kingdoms"]):
             parsed["kingdoms"] = data["kingdoms"]
         else:
-            problems.add("rules_kingdoms", f"“kingdoms” must be 4 (full game) or 1 (short game), "
-                         f"not {data['kingdoms']!r}.", rule="R2", field="rules.kingdoms",
-                         value=repr(data["kingdoms"]))
+            problems.add(
+                "rules_kingdoms",
+                f"“kingdoms” must be 4 (full game) or 1 (short game), not {data['kingdoms']!r}.",
+                rule="R2",
+                field="rules.kingdoms",
+                value=repr(data["kingdoms"]),
+            )
     problems.raise_if_any(MalformedError)
     rules = RuleSet(**parsed)
     _check_coherence(rules, problems)
@@ -293,10 +353,18 @@ def _parse_ruleset(data: object) -> RuleSet:
 def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
     custom = rules.kingdom_order is KingdomOrder.CUSTOM
     if custom and rules.king_order is None:
-        problems.add("rules_king_order_missing", "A custom kingdom order needs “king_order”: the "
-                     "four seats in the order they will be king.", rule="R2",
-                     field="rules.king_order")
+        problems.add(
+            "rules_king_order_missing",
+            "A custom kingdom order needs “king_order”: the "
+            "four seats in the order they will be king.",
+            rule="R2",
+            field="rules.king_order",
+        )
     if not custom and rules.king_order is not None:
-        problems.add("rules_king_order_unused", "“king_order” is only used with the custom "
-                     "kingdom order; set “kingdom_order” to \"custom\" or remove it.", rule="R2",
-                     field="rules.king_order")
+        problems.add(
+            "rules_king_order_unused",
+            "“king_order” is only used with the custom "
+            'kingdom order; set “kingdom_order” to "custom" or remove it.',
+            rule="R2",
+            field="rules.king_order",
+        )
