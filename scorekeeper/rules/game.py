@@ -1,0 +1,403 @@
+"""Kingdoms, contract rotation and the end of the game, replayed from the deal log.
+
+A :class:`Game` is an immutable value built from its log (STYLE.md §5, §6):
+``verify(entry)`` raises, ``can(entry)`` asks, ``record(entry)`` returns the
+next game. Each king plays each of the five contracts once in his kingdom
+(R2); combinations use several at once (R9.6); a redeal uses none (R8).
+After the last kingdom the highest total wins, or the tie-break decides (R12).
+
+>>> from .captures import Captures
+>>> game = Game.start(RuleSet(kingdoms=1), 0, ["Rana", "Sami", "Omar", "Lina"])
+>>> game = game.record(DealEntry((Contract.TRIX,), Captures(trix_order=(2, 0, 3, 1))))
+>>> game.totals, [c.value for c in game.available_contracts]
+((150, 50, 200, 100), ['king', 'queens', 'diamonds', 'collections'])
+>>> game.can(DealEntry((Contract.TRIX,), Captures(trix_order=(2, 0, 3, 1))))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from .captures import Seats4, is_seat
+from .contracts import ALL_CONTRACTS, Contract
+from .errors import IllegalError, MalformedError, RulesError, StateError
+from .game_end import Outcome, Standing, decide
+from .game_log import (
+    DealEntry,
+    DealRecord,
+    Entry,
+    Kingdom,
+    RedealEntry,
+    check_first_king,
+    check_players,
+    check_redeal_shape,
+    sum_scores,
+)
+from .ruleset import KingdomOrder, RuleSet
+from .scoring import check_contracts, score_deal, team_totals, zero_sum_report
+from .validation import join_words
+
+__all__ = ["DealEntry", "DealRecord", "Entry", "Game", "Kingdom", "RedealEntry", "Standing"]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game replayed from its log. Build it with :meth:`start` or :meth:`replay`."""
+
+    rules: RuleSet
+    names: tuple[str, str, str, str]
+    first_king: int
+    zero_sum: bool
+    """Whether the rule set makes every kingdom add up to 0 (R11)."""
+    log: tuple[Entry, ...] = ()
+    kingdoms: tuple[Kingdom, ...] = ()
+    extra_deals: tuple[DealRecord, ...] = ()
+    """Tie-break deals played after the last kingdom (R12)."""
+    extra_redeals: tuple[RedealEntry, ...] = field(default=(), repr=False)
+
+    @classmethod
+    def start(cls, rules: RuleSet, first_king: int, names: Sequence[str]) -> Game:
+        """A new game; raise if the players or the first king are not valid (R1, R2)."""
+        players = check_players(names)
+        check_first_king(rules, first_king, players)
+        return cls(
+            rules, players, first_king, zero_sum_report(rules)[0], kingdoms=(Kingdom(first_king),)
+        )
+
+    @classmethod
+    def replay(
+        cls, rules: RuleSet, first_king: int, names: Sequence[str], log: Iterable[Entry]
+    ) -> Game:
+        """The game after every entry of ``log``; an error names its entry (``log.7``)."""
+        game = cls.start(rules, first_king, names)
+        for index, entry in enumerate(log):
+            try:
+                game = game.record(entry)
+            except RulesError as err:
+                raise err.at(f"log.{index}") from None
+        return game
+
+    # verify / can / record (STYLE.md §5)
+
+    def verify(self, entry: Entry) -> None:
+        """Raise the :class:`RulesError` that recording ``entry`` would meet."""
+        self._apply(entry)
+
+    def can(self, entry: Entry) -> bool:
+        try:
+            self._apply(entry)
+        except RulesError:
+            return False
+        return True
+
+    def record(self, entry: Entry) -> Game:
+        """The game with ``entry`` appended to its log; this game is unchanged."""
+        return self._apply(entry)
+
+    # derived state
+
+    @property
+    def in_kingdoms(self) -> bool:
+        """Whether the kingdoms are still being played (no tie-break yet)."""
+        return not self.kingdoms[-1].finished
+
+    @property
+    def current_kingdom(self) -> Kingdom | None:
+        return self.kingdoms[-1] if self.in_kingdoms else None
+
+    @property
+    def kingdom_index(self) -> int:
+        """0-based index of the kingdom being played (the last one once play is over)."""
+        return len(self.kingdoms) - 1
+
+    @property
+    def current_king(self) -> int | None:
+        """Who deals next: the king, the first king for an extra deal, None when over or unknown."""
+        if self.in_kingdoms:
+            return self.kingdoms[-1].king
+        return self.first_king if self.needs_extra_deal else None
+
+    @property
+    def needs_king(self) -> bool:
+        """A 7♥ kingdom is starting: the next deal must say who was dealt the 7♥ (R2)."""
+        return self.in_kingdoms and self.kingdoms[-1].king is None
+
+    @property
+    def available_contracts(self) -> tuple[Contract, ...]:
+        if self.in_kingdoms:
+            return self.kingdoms[-1].remaining
+        return ALL_CONTRACTS if self.needs_extra_deal else ()
+
+    @property
+    def deals(self) -> tuple[DealRecord, ...]:
+        """Every deal played, kingdoms first, then any extra deals."""
+        return tuple(d for k in self.kingdoms for d in k.deals) + self.extra_deals
+
+    @property
+    def deals_played(self) -> int:
+        return sum(len(k.deals) for k in self.kingdoms) + len(self.extra_deals)
+
+    @property
+    def deals_total(self) -> int:
+        """Deals the game takes if every remaining contract is played alone (exact without R9.6)."""
+        left = len(self.kingdoms[-1].remaining) + 5 * (self.rules.kingdoms - len(self.kingdoms))
+        return self.deals_played + left + (1 if self.needs_extra_deal else 0)
+
+    @cached_property
+    def totals(self) -> Seats4:
+        return sum_scores(d.scores for d in self.deals)
+
+    @property
+    def team_totals(self) -> tuple[int, int] | None:
+        return team_totals(self.totals) if self.rules.partnership else None
+
+    @cached_property
+    def trix_first_places(self) -> Seats4:
+        """Per seat, the Trix deals he went out first in (the R12 tie-break)."""
+        counts = [0, 0, 0, 0]
+        for deal in self.deals:
+            if Contract.TRIX in deal.contracts and deal.captures.trix_order is not None:
+                counts[deal.captures.trix_order[0]] += 1
+        return (counts[0], counts[1], counts[2], counts[3])
+
+    @cached_property
+    def outcome(self) -> Outcome:
+        over = not self.in_kingdoms
+        return decide(
+            self.rules,
+            self.totals,
+            self.trix_first_places,
+            over=over,
+            extra_deals=len(self.extra_deals),
+        )
+
+    @property
+    def standings(self) -> tuple[Standing, ...]:
+        return self.outcome.standings
+
+    @property
+    def winner(self) -> int | None:
+        return self.outcome.winner
+
+    @property
+    def winning_team(self) -> tuple[int, int] | None:
+        return self.outcome.winning_team
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        return self.outcome.tied
+
+    @property
+    def needs_extra_deal(self) -> bool:
+        return not self.in_kingdoms and self.outcome.needs_extra_deal
+
+    @property
+    def finished(self) -> bool:
+        return not self.in_kingdoms and self.outcome.winner is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's "Game state" fields the engine knows (the web layer adds id and version)."""
+        team = self.winning_team
+        return {
+            "players": list(self.names),
+            "rules": self.rules.to_dict(),
+            "zero_sum": self.zero_sum,
+            "kingdoms": [k.to_dict() for k in self.kingdoms],
+            "totals": list(self.totals),
+            "current_king": self.current_king,
+            "available_contracts": [c.value for c in self.available_contracts],
+            "finished": self.finished,
+            "standings": [s.to_dict() for s in self.standings],
+            "winner": self.winner,
+            "tied": list(self.tied),
+            "needs_extra_deal": self.needs_extra_deal,
+            "needs_king": self.needs_king,
+            "extra_deals": [d.to_dict() for d in self.extra_deals],
+            "extra_redeals": [r.to_dict() for r in self.extra_redeals],
+            "team_totals": None if self.team_totals is None else list(self.team_totals),
+            "winning_team": None if team is None else list(team),
+            "decided_by": self.outcome.decided_by,
+            "trix_first_places": list(self.trix_first_places),
+            "deals_played": self.deals_played,
+            "deals_total": self.deals_total,
+        }
+
+    # applying an entry
+
+    def _apply(self, entry: Entry) -> Game:
+        if not self.in_kingdoms and not self.needs_extra_deal:
+            raise self._game_over()
+        if isinstance(entry, RedealEntry):
+            return self._apply_redeal(entry)
+        if self.in_kingdoms:
+            return self._apply_kingdom_deal(entry)
+        return self._apply_extra_deal(entry)
+
+    def _apply_kingdom_deal(self, entry: DealEntry) -> Game:
+        kingdom = self.kingdoms[-1]
+        king = self._king_for(entry)
+        contracts = check_contracts(self.rules, entry.contracts)
+        self._check_available(king, kingdom.remaining, contracts, "contracts")
+        deal = self._score(king, contracts, entry)
+        kingdom = replace(kingdom, king=king, deals=(*kingdom.deals, deal))
+        if kingdom.finished and self.zero_sum and sum(kingdom.totals) != 0:
+            kingdom = replace(kingdom, zero_sum_ok=False)  # R11: a safety net, never expected
+        kingdoms = (*self.kingdoms[:-1], kingdom)
+        if kingdom.finished and len(kingdoms) < self.rules.kingdoms:
+            kingdoms = (*kingdoms, Kingdom(self._next_king(kingdoms)))
+        return replace(self, log=(*self.log, entry), kingdoms=kingdoms)
+
+    def _apply_extra_deal(self, entry: DealEntry) -> Game:
+        if entry.king is not None and entry.king != self.first_king:
+            raise self._wrong_king(self.first_king, entry.king)
+        contracts = check_contracts(self.rules, entry.contracts)
+        deal = self._score(self.first_king, contracts, entry)
+        return replace(self, log=(*self.log, entry), extra_deals=(*self.extra_deals, deal))
+
+    def _apply_redeal(self, entry: RedealEntry) -> Game:
+        check_redeal_shape(entry)
+        king = self.current_king
+        if entry.contract is not None:
+            if entry.kind == "redeal":  # a misdeal can follow any announcement
+                _check_redeal_contract(self, entry.contract)
+            self._check_available(king, self.available_contracts, (entry.contract,), "contract")
+        log = (*self.log, entry)
+        if not self.in_kingdoms:
+            return replace(self, log=log, extra_redeals=(*self.extra_redeals, entry))
+        kingdom = self.kingdoms[-1]
+        kingdom = replace(kingdom, redeals=(*kingdom.redeals, entry))
+        return replace(self, log=log, kingdoms=(*self.kingdoms[:-1], kingdom))
+
+    def _score(self, king: int, contracts: tuple[Contract, ...], entry: DealEntry) -> DealRecord:
+        scores = score_deal(self.rules, contracts, entry.captures, self.names)
+        return DealRecord(self.deals_played + 1, king, contracts, entry.captures, scores)
+
+    # kings (R2)
+
+    def _king_for(self, entry: DealEntry) -> int:
+        """The king of this deal, resolving the 7♥ holder when a 7♥ kingdom starts."""
+        king = self.kingdoms[-1].king
+        starting = not self.kingdoms[-1].deals and len(self.kingdoms) > 1
+        if entry.king is not None and not is_seat(entry.king):
+            raise MalformedError.one(
+                "bad_seat",
+                f"The king must be a seat 0–3, not {entry.king!r}.",
+                rule="R1",
+                field="king",
+                value=repr(entry.king),
+            )
+        if starting and self.rules.kingdom_order is KingdomOrder.SEVEN_OF_HEARTS:
+            if entry.king is not None:
+                return self._seven_of_hearts_king(entry.king)
+            if king is None:
+                raise self._king_needed()
+        assert king is not None  # only a starting 7♥ kingdom has no king yet
+        if entry.king is not None and entry.king != king:
+            raise self._wrong_king(king, entry.king)
+        return king
+
+    def _former_kings(self) -> set[int]:
+        return {k.king for k in self.kingdoms[:-1] if k.king is not None}
+
+    def _seven_of_hearts_king(self, holder: int) -> int:
+        """The 7♥ holder, or the next player on his right who has not been king (R2)."""
+        former = self._former_kings()
+        return next(s % 4 for s in range(holder, holder + 4) if s % 4 not in former)
+
+    def _next_king(self, kingdoms: tuple[Kingdom, ...]) -> int | None:
+        index = len(kingdoms)
+        if self.rules.kingdom_order is KingdomOrder.CUSTOM and self.rules.king_order:
+            return self.rules.king_order[index]
+        if self.rules.kingdom_order is KingdomOrder.SEVEN_OF_HEARTS:
+            eligible = {0, 1, 2, 3} - {k.king for k in kingdoms}
+            return eligible.pop() if len(eligible) == 1 else None  # the last king is forced
+        return (self.first_king + index) % 4
+
+    # errors
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat]
+
+    def _check_available(
+        self,
+        king: int | None,
+        remaining: tuple[Contract, ...],
+        contracts: tuple[Contract, ...],
+        field_name: str,
+    ) -> None:
+        played = [c for c in contracts if c not in remaining]
+        if not played or king is None:
+            return
+        name = self._name(king)
+        left = join_words([c.label for c in remaining])
+        tail = (
+            f"his remaining contract is {left}"
+            if len(remaining) == 1
+            else (f"his remaining contracts are {left}")
+        )
+        raise StateError.one(
+            "contract_already_played",
+            f"{name} has already played {join_words([c.label for c in played])} in his "
+            f"kingdom; {tail}.",
+            rule="R2",
+            field=field_name,
+            king=king,
+            contracts=[c.value for c in played],
+            remaining=[c.value for c in remaining],
+        )
+
+    def _king_needed(self) -> RulesError:
+        return StateError.one(
+            "seven_of_hearts_needed",
+            "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new "
+            "kingdom, or the next player on his right who has not been king yet.",
+            rule="R2",
+            field="king",
+            kingdom=len(self.kingdoms),
+        )
+
+    def _wrong_king(self, king: int, given: int) -> RulesError:
+        name, other = self._name(king), self._name(given)
+        if self.in_kingdoms:
+            message = f"{name} is king of this kingdom and deals it, not {other}."
+        else:
+            message = f"{name}, the first king, deals the extra deal, not {other}."
+        return StateError.one(
+            "not_the_king", message, rule="R2", field="king", king=king, given=given
+        )
+
+    def _game_over(self) -> RulesError:
+        winner = self.winner
+        assert winner is not None  # only a decided game refuses entries
+        winners = [self._name(s) for s in (self.winning_team or (winner,))]
+        total = next(s.total for s in self.standings if s.seat == winner)
+        verb = "won" if len(winners) == 1 else "won together"
+        return StateError.one(
+            "game_over",
+            f"The game is over; {join_words(winners)} {verb} with {total} points, so no more "
+            "deals can be recorded.",
+            rule="R12",
+            field=None,
+            winner=self.winner,
+            total=total,
+        )
+
+
+def _check_redeal_contract(game: Game, contract: Contract) -> None:
+    """A claimed redeal (not a misdeal) exists only for King of Hearts and Trix (R8)."""
+    if contract in (Contract.KING, Contract.TRIX):
+        return
+    king = game.current_king
+    who = "the king" if king is None else game.names[king]
+    raise IllegalError.one(
+        "redeal_contract",
+        f"A redeal can only be claimed in King of Hearts or Trix; {who} announced "
+        f"{contract.label}.",
+        rule="R8",
+        field="contract",
+        contract=contract.value,
+    )

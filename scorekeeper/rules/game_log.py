@@ -1,0 +1,284 @@
+"""The deal log of a game and the records derived from it (R2, R8).
+
+A game is stored as an append-only log of entries (STYLE.md §6): a
+:class:`DealEntry` for every deal played, a :class:`RedealEntry` for every
+redeal or misdeal. Kings, totals and remaining contracts are derived by
+replaying the log (:mod:`scorekeeper.rules.game`). Entries round-trip
+through plain dicts, the form the web layer stores.
+
+>>> entry = entry_from_dict({"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}})
+>>> entry.contracts, entry.captures.trix_order
+((<Contract.TRIX: 'trix'>,), (2, 0, 3, 1))
+>>> entry_from_dict(entry.to_dict()) == entry
+True
+>>> entry_from_dict({"kind": "misdeal", "note": "a card showed"})
+RedealEntry(kind='misdeal', seat=None, contract=None, note='a card showed')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal
+
+from .captures import Captures, Seats4, is_seat
+from .contracts import ALL_CONTRACTS, Contract, canonical
+from .errors import IllegalError, MalformedError
+from .ruleset import KingdomOrder, RuleSet
+
+RedealKind = Literal["redeal", "misdeal"]
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """One deal played: its contract(s) and what each player took.
+
+    ``king`` is needed only on the first deal of a kingdom under the
+    "seven_of_hearts" kingdom order: the seat dealt the 7♥ (R2).
+    """
+
+    contracts: tuple[Contract, ...]
+    captures: Captures
+    king: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "contracts": [c.value for c in self.contracts],
+            "captures": self.captures.to_dict(),
+        }
+        if self.king is not None:
+            out["king"] = self.king
+        return out
+
+
+@dataclass(frozen=True)
+class RedealEntry:
+    """A redeal claimed under R8 (``seat`` claimed it) or a misdeal; no contract is used up."""
+
+    kind: RedealKind
+    seat: int | None = None
+    contract: Contract | None = None
+    """The contract announced before the redeal, if any."""
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        contract = None if self.contract is None else self.contract.value
+        return {"kind": self.kind, "seat": self.seat, "contract": contract, "note": self.note}
+
+
+Entry = DealEntry | RedealEntry
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A deal as scored: ``n`` counts deals from 1 across the whole game."""
+
+    n: int
+    king: int
+    contracts: tuple[Contract, ...]
+    captures: Captures
+    scores: Seats4
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "king": self.king,
+            "contracts": [c.value for c in self.contracts],
+            "captures": self.captures.to_dict(),
+            "scores": list(self.scores),
+        }
+
+
+@dataclass(frozen=True)
+class Kingdom:
+    """One king's deals (R2). ``king`` is None only while a 7♥ kingdom awaits its first deal."""
+
+    king: int | None
+    deals: tuple[DealRecord, ...] = ()
+    redeals: tuple[RedealEntry, ...] = ()
+    zero_sum_ok: bool = True
+    """False if the kingdom is finished, the rule set is zero-sum and it does not add up to 0
+    (R11; every deal's own total is checked by ``score_deal``)."""
+
+    @cached_property
+    def played(self) -> tuple[Contract, ...]:
+        return canonical([c for deal in self.deals for c in deal.contracts])
+
+    @cached_property
+    def remaining(self) -> tuple[Contract, ...]:
+        """The king's unplayed contracts, in the rulebook's order."""
+        played = set(self.played)
+        return tuple(c for c in ALL_CONTRACTS if c not in played)
+
+    @property
+    def finished(self) -> bool:
+        return not self.remaining
+
+    @cached_property
+    def totals(self) -> Seats4:
+        return sum_scores(deal.scores for deal in self.deals)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "king": self.king,
+            "deals": [deal.to_dict() for deal in self.deals],
+            "redeals": [redeal.to_dict() for redeal in self.redeals],
+            "remaining": [c.value for c in self.remaining],
+            "totals": list(self.totals),
+            "zero_sum_ok": self.zero_sum_ok,
+        }
+
+
+def sum_scores(rows: Any) -> Seats4:
+    """Per-seat sums of some rows of four scores.
+
+    >>> sum_scores([(1, 2, 3, 4), (10, 20, 30, 40)])
+    (11, 22, 33, 44)
+    """
+    a = b = c = d = 0
+    for row in rows:
+        a, b, c, d = a + row[0], b + row[1], c + row[2], d + row[3]
+    return (a, b, c, d)
+
+
+def entry_from_dict(data: object) -> Entry:
+    """Parse a stored or posted log entry; one with a ``kind`` is a redeal."""
+    if not isinstance(data, Mapping):
+        raise MalformedError.one("entry_shape", "A deal must be a JSON object.", field="deal")
+    if "kind" in data:
+        return _redeal_from_dict(data)
+    return _deal_from_dict(data)
+
+
+def _deal_from_dict(data: Mapping[str, Any]) -> DealEntry:
+    _no_unknown_keys(data, {"contracts", "captures", "king"})
+    raw = data.get("contracts")
+    if not isinstance(raw, list) or not raw:
+        raise MalformedError.one(
+            "contracts_shape",
+            '“contracts” must list the contract of the deal, e.g. ["king"].',
+            rule="R2",
+            field="contracts",
+        )
+    contracts = tuple(Contract.parse(c) for c in raw)
+    return DealEntry(contracts, Captures.from_dict(data.get("captures")), _seat(data, "king"))
+
+
+def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
+    _no_unknown_keys(data, {"kind", "seat", "contract", "note"})
+    kind = data["kind"]
+    if kind not in ("redeal", "misdeal"):
+        raise MalformedError.one(
+            "redeal_kind",
+            f'A redeal\'s “kind” must be "redeal" or "misdeal", not {kind!r}.',
+            rule="R8",
+            field="kind",
+            value=repr(kind),
+        )
+    contract = data.get("contract")
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        raise MalformedError.one("note_shape", "A note must be text.", rule="R8", field="note")
+    parsed = None if contract is None else Contract.parse(contract)
+    return RedealEntry(kind, _seat(data, "seat"), parsed, note)
+
+
+def _seat(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None or is_seat(value):
+        return value
+    raise MalformedError.one(
+        "bad_seat",
+        f"“{key}” must be a seat 0–3, not {value!r}.",
+        rule="R1",
+        field=key,
+        value=repr(value),
+    )
+
+
+def _no_unknown_keys(data: Mapping[str, Any], known: set[str]) -> None:
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        raise MalformedError.one(
+            "entry_unknown_field",
+            f"“{unknown[0]}” is not part of a deal; use " + ", ".join(sorted(known)) + ".",
+            field=unknown[0],
+            name=unknown[0],
+        )
+
+
+def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:
+    """Four distinct, non-empty player names, stripped (R1)."""
+    if isinstance(names, str) or len(names) != 4:
+        count = 1 if isinstance(names, str) else len(names)
+        raise IllegalError.one(
+            "players_count",
+            f"Trex is played by exactly 4 players; {count} "
+            f"name{'s were' if count != 1 else ' was'} given.",
+            rule="R1",
+            field="players",
+            count=count,
+        )
+    for seat, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise MalformedError.one(
+                "player_name",
+                f"Player {seat + 1} needs a name.",
+                rule="R1",
+                field=f"players.{seat}",
+                seat=seat,
+            )
+    cleaned = [name.strip() for name in names]
+    for seat, name in enumerate(cleaned):
+        if name.casefold() in [n.casefold() for n in cleaned[:seat]]:
+            raise IllegalError.one(
+                "player_name_twice",
+                f"Two players are called {name}; give each player a different name.",
+                rule="R1",
+                field=f"players.{seat}",
+                seat=seat,
+                name=name,
+            )
+    return (cleaned[0], cleaned[1], cleaned[2], cleaned[3])
+
+
+def check_first_king(rules: RuleSet, first_king: int, names: Sequence[str]) -> None:
+    """A seat 0–3, and under a custom kingdom order the order's first seat (R2)."""
+    if not is_seat(first_king):
+        raise MalformedError.one(
+            "bad_seat",
+            f"The first king must be a seat 0–3, not {first_king!r}.",
+            rule="R2",
+            field="first_king",
+            value=repr(first_king),
+        )
+    order = rules.king_order
+    if rules.kingdom_order is KingdomOrder.CUSTOM and order is not None and order[0] != first_king:
+        raise IllegalError.one(
+            "first_king_not_in_order",
+            f"The agreed kingdom order starts with {names[order[0]]}, so {names[order[0]]} is "
+            f"the first king, not {names[first_king]}.",
+            rule="R2",
+            field="first_king",
+            king_order=list(order),
+            first_king=first_king,
+        )
+
+
+def check_redeal_shape(entry: RedealEntry) -> None:
+    """A redeal entry built in code (not parsed) still needs a known kind and seat (R8)."""
+    if entry.kind not in ("redeal", "misdeal"):
+        raise MalformedError.one(
+            "redeal_kind",
+            f'A redeal\'s kind must be "redeal" or "misdeal", not {entry.kind!r}.',
+            rule="R8",
+            field="kind",
+        )
+    if entry.seat is not None and not is_seat(entry.seat):
+        raise MalformedError.one(
+            "bad_seat",
+            f"The player asking for a redeal must be a seat 0–3, not {entry.seat!r}.",
+            rule="R1",
+            field="seat",
+        )
