@@ -1,0 +1,90 @@
+"""Random deals played out with random legal cards, for tests and benchmarks (R10).
+
+Everything is driven by a caller's seeded :class:`random.Random`, so a deal is
+reproducible from its seed. Hands are bit sets, tricks lists of card indices.
+
+>>> import random
+>>> from scorekeeper.rules.contracts import Contract
+>>> from scorekeeper.rules.ruleset import RuleSet
+>>> hands, tricks = random_deal(random.Random(7), RuleSet(), [Contract.KING], 0)
+>>> [h.bit_count() for h in hands], len(tricks)
+([13, 13, 13, 13], 13)
+>>> sorted(card for trick in tricks for card in trick) == list(range(52))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import FULL_DECK, indices_of
+from .contracts import Contract
+from .ruleset import RuleSet
+from .trickplay import Plan, breaks_hearts, first_leader, legal_mask, plan_for, trick_winner
+
+Revoke = tuple[int, int, int]
+"""(1-based trick, seat, card index) of an illegal play."""
+
+
+def deal_hands(rng: random.Random) -> list[int]:
+    """Four random hands of 13 cards, as bit sets."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    hands = [0, 0, 0, 0]
+    for i, card in enumerate(pack):
+        hands[i // 13] |= 1 << card
+    return hands
+
+
+def random_deal(
+    rng: random.Random, rules: RuleSet, contracts: Sequence[Contract], king: int
+) -> tuple[list[int], list[list[int]]]:
+    """Deal, then play all 13 tricks with random legal cards: ``(hands, tricks)``."""
+    hands = deal_hands(rng)
+    tricks, _ = _play_out(rng, plan_for(rules, contracts), king, hands, None)
+    return hands, tricks
+
+
+def random_revoke_deal(
+    rng: random.Random, rules: RuleSet, contracts: Sequence[Contract], king: int, after: int = 0
+) -> tuple[list[int], list[list[int]], Revoke]:
+    """Like :func:`random_deal`, with exactly one illegal play.
+
+    At the first turn from play number ``after`` (0–51) on where the player
+    holds both legal and illegal cards, he plays a random illegal one; every
+    other play is legal. Deals again until that happens.
+    """
+    for _ in range(1000):
+        hands = deal_hands(rng)
+        tricks, revoke = _play_out(rng, plan_for(rules, contracts), king, hands, after)
+        if revoke is not None:
+            return hands, tricks, revoke
+    raise ValueError(f"no chance to revoke from play {after} on in 1000 deals")
+
+
+def _play_out(
+    rng: random.Random, plan: Plan, king: int, dealt: list[int], revoke_after: int | None
+) -> tuple[list[list[int]], Revoke | None]:
+    hands = list(dealt)
+    leader, broken = first_leader(plan, king), False
+    tricks: list[list[int]] = []
+    revoke: Revoke | None = None
+    for t in range(13):
+        trick: list[int] = []
+        for i in range(4):
+            seat = (leader + i) & 3
+            legal = legal_mask(plan, hands[seat], trick, broken)
+            choices = legal
+            wants_revoke = revoke is None and revoke_after is not None and t * 4 + i >= revoke_after
+            if wants_revoke and hands[seat] & ~legal:
+                choices = hands[seat] & ~legal & FULL_DECK
+            card = rng.choice(list(indices_of(choices)))
+            if choices != legal:
+                revoke = (t + 1, seat, card)
+            trick.append(card)
+            hands[seat] ^= 1 << card
+        tricks.append(trick)
+        broken = broken or breaks_hearts(trick)
+        leader = trick_winner(leader, trick)
+    return tricks, revoke
