@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scorekeeper.rules.deals import random_trix  # noqa: E402
 from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
-from scorekeeper.rules.trix import random_trix, replay_trix  # noqa: E402
+from scorekeeper.rules.trix import replay_trix  # noqa: E402
 
 
 def best_rate(replay_all: Callable[[], None], games: int, runs: int) -> float:

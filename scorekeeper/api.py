@@ -14,6 +14,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.checks import CHECKS
+from scorekeeper.rules.errors import RulesError
 
 bp = Blueprint("api", __name__)
 
@@ -93,3 +95,30 @@ def handle_http_exception(exc: HTTPException) -> WerkzeugResponse | HTTPExceptio
     response.set_data(body.get_data())
     response.content_type = body.content_type
     return response
+
+
+@bp.app_errorhandler(RulesError)
+def handle_rules_error(error: RulesError) -> tuple[Response, int]:
+    """The one place an engine refusal becomes an answer: its status, its problems.
+
+    Pages catch ``RulesError`` themselves to show it beside the form fields, so
+    one reaching this handler comes from the API; the session is rolled back
+    because nothing of a refused request may be written.
+    """
+    with contextlib.suppress(Exception):
+        db.session.rollback()
+    return error_response(error.status, [p.as_dict() for p in error.problems])
+
+
+@bp.post("/check/<kind>")
+def check(kind: str) -> Response:
+    """``/check/deal``, ``/check/play``, ``/check/redeal`` (API.md): the engine's checks."""
+    run = CHECKS.get(kind)
+    if run is None:
+        abort(
+            404,
+            description=f"There is no “{kind}” check; use one of "
+            + ", ".join(sorted(CHECKS))
+            + ".",
+        )
+    return jsonify(run(json_body()))

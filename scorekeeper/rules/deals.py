@@ -18,10 +18,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import FULL_DECK, indices_of
+from .cards import ALL_CARDS, FULL_DECK, Card, hand_mask, indices_of
 from .contracts import Contract
 from .ruleset import RuleSet
 from .trickplay import Plan, breaks_hearts, first_leader, legal_mask, plan_for, trick_winner
+from .trix import first_player, frontier
 
 Revoke = tuple[int, int, int]
 """(1-based trick, seat, card index) of an illegal play."""
@@ -88,3 +89,32 @@ def _play_out(
         broken = broken or breaks_hearts(trick)
         leader = trick_winner(leader, trick)
     return tricks, revoke
+
+
+def random_trix(
+    rng: random.Random, rules: RuleSet, king: int
+) -> tuple[tuple[list[Card], ...], list[Card | None]]:
+    """A random deal and a random legal Trix game on it (for tests and benchmarks).
+
+    >>> from scorekeeper.rules.cards import Rank
+    >>> hands, plays = random_trix(random.Random(1), RuleSet(), 0)
+    >>> [len(h) for h in hands], plays[0] is None or plays[0].rank == Rank.JACK
+    ([13, 13, 13, 13], True)
+    """
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    hands = tuple(sorted(deck[13 * s : 13 * s + 13]) for s in range(4))
+    masks = [hand_mask(h) for h in hands]
+    seat, played, out, plays = first_player(rules, king), 0, 0, []
+    while out < 3:
+        legal = frontier(played) & masks[seat]
+        card = ALL_CARDS[rng.choice(list(indices_of(legal)))] if legal else None
+        if card is not None:
+            played |= card.bit
+            masks[seat] ^= card.bit
+            out += not masks[seat]
+        plays.append(card)
+        seat = (seat + 1) & 3
+        while not masks[seat]:
+            seat = (seat + 1) & 3
+    return hands, plays

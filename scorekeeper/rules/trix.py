@@ -4,7 +4,7 @@ A :class:`Layout` is the set of cards already laid out.  Every row is a run
 of one suit around its Jack, so the set alone says where each row ends, and
 "what may be played next" is a few shifts of a 52-bit int (:func:`frontier`).
 
->>> from .cards import format_cards, parse_cards
+>>> from scorekeeper.rules.cards import format_cards, hand_mask, parse_cards
 >>> layout = Layout.from_dict({"S": ["8S", "QS"]})
 >>> format_cards(cards_of(legal_mask(layout, hand_mask(parse_cards(["KS", "7S", "6S", "JH"])))))
 ['KS', '7S', 'JH']
@@ -17,7 +17,6 @@ information only.  A replay of a whole deal is :func:`replay_trix`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,8 +29,6 @@ from .cards import (
     Rank,
     Suit,
     cards_of,
-    hand_mask,
-    indices_of,
 )
 from .errors import IllegalError, MalformedError, Problem, ProblemList
 from .ruleset import RuleSet, Starter, TrixRevoke
@@ -232,6 +229,8 @@ def replay_trix(
     and the player left last held the rest of the pack.  Raise :class:`MalformedError`
     when the record is impossible.
 
+    >>> import random
+    >>> from scorekeeper.rules.deals import random_trix
     >>> rules = RuleSet()
     >>> hands, plays = random_trix(random.Random(7), rules, king=1)
     >>> done = replay_trix(rules, 1, plays, hands, names=["Rana", "Sami", "Omar", "Lina"])
@@ -442,49 +441,3 @@ def _impossible(
         return _malformed("card_not_held", message, turn, card=str(card), seat=seat)
     message = f"{said}, which cannot be laid: {Layout(played).describe_row(card.suit)}."
     return _malformed("card_not_placeable", message, turn, card=str(card), seat=seat)
-
-
-def parse_plays(raw: object) -> list[Card | None]:
-    """API.md's ``plays``: cards and ``"pass"``; :class:`MalformedError` at ``plays.N``."""
-    if not isinstance(raw, list):
-        message = '“plays” must be a list of cards and "pass".'
-        raise MalformedError.one("plays_shape", message, rule="R7", field="plays")
-    problems, out = ProblemList(), list[Card | None]()
-    for turn, text in enumerate(raw):
-        if isinstance(text, str) and text.strip().lower() == "pass":
-            out.append(None)
-            continue
-        try:
-            out.append(Card.parse(text))
-        except MalformedError as error:
-            problems.extend(error.at(f"plays.{turn}"))
-    problems.raise_if_any(MalformedError)
-    return out
-
-
-def random_trix(
-    rng: random.Random, rules: RuleSet, king: int
-) -> tuple[tuple[list[Card], ...], list[Card | None]]:
-    """A random deal and a random legal Trix game on it (for tests and benchmarks).
-
-    >>> hands, plays = random_trix(random.Random(1), RuleSet(), 0)
-    >>> [len(h) for h in hands], plays[0] is None or plays[0].rank == Rank.JACK
-    ([13, 13, 13, 13], True)
-    """
-    deck = list(ALL_CARDS)
-    rng.shuffle(deck)
-    hands = tuple(sorted(deck[13 * s : 13 * s + 13]) for s in range(4))
-    masks = [hand_mask(h) for h in hands]
-    seat, played, out, plays = first_player(rules, king), 0, 0, []
-    while out < 3:
-        legal = frontier(played) & masks[seat]
-        card = ALL_CARDS[rng.choice(list(indices_of(legal)))] if legal else None
-        if card is not None:
-            played |= card.bit
-            masks[seat] ^= card.bit
-            out += not masks[seat]
-        plays.append(card)
-        seat = (seat + 1) & 3
-        while not masks[seat]:
-            seat = (seat + 1) & 3
-    return hands, plays

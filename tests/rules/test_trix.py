@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, cards_of, hand_mask, parse_cards
+from scorekeeper.rules.checks import parse_plays
+from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.errors import IllegalError, MalformedError
 from scorekeeper.rules.ruleset import RuleSet, Starter, TrixRevoke
 from scorekeeper.rules.trix import (
@@ -19,9 +21,7 @@ from scorekeeper.rules.trix import (
     first_player,
     frontier,
     legal_mask,
-    parse_plays,
     play,
-    random_trix,
     replay_trix,
 )
 
