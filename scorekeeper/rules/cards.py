@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from .errors import MalformedError
@@ -96,17 +96,21 @@ class Card:
 
     suit: Suit
     rank: Rank
+    index: int = field(init=False, repr=False, compare=False)
+    """``suit * 13 + rank - 2``: the card's bit in a hand (stored: the replay reads it often)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 13 + self.rank - 2)
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``TD``, ``10D``, ``10♦``, ``td``; raise :class:`MalformedError`."""
+        card = CARD_BY_TEXT.get(text) if isinstance(text, str) else None
+        if card is not None:  # the common case: canonical text, no parsing
+            return card
         if not isinstance(text, str):
             raise MalformedError.one("bad_card", f"{text!r} is not a card.", text=str(text))
         return _parse_card(text.strip())
-
-    @property
-    def index(self) -> int:
-        return self.suit * 13 + self.rank - 2
 
     @property
     def bit(self) -> int:
@@ -145,6 +149,11 @@ def _parse_card(text: str) -> Card:
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(Suit(i // 13), Rank(i % 13 + 2)) for i in range(52))
 """Every card, by index."""
+
+CARD_BY_TEXT: dict[str, Card] = {
+    text: card for card in ALL_CARDS for text in (str(card), str(card).lower())
+}
+"""Canonical and lower-case spellings, for parsing without work."""
 
 FULL_DECK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in range(4))  # type: ignore[assignment]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .captures import Captures, is_seat
-from .cards import Card
+from .cards import CARD_BY_TEXT, Card
 from .contracts import Contract
 from .errors import MalformedError, ProblemList, RulesError
 from .redeal import check_redeal as redeal_verdict
@@ -150,7 +150,11 @@ def parse_cards(raw: object, field: str) -> list[Card]:
         raise MalformedError.one(
             "cards_shape", f'“{field}” must be a list of cards such as ["KH", "10D"].', field=field
         )
-    return [_card(text, f"{field}.{i}") for i, text in enumerate(raw)]
+    lookup = CARD_BY_TEXT.get
+    cards = [lookup(text) if isinstance(text, str) else None for text in raw]
+    if None in cards:  # some need real parsing, or are not cards at all
+        return [_card(text, f"{field}.{i}") for i, text in enumerate(raw)]
+    return cards  # type: ignore[return-value]
 
 
 def parse_hands(raw: object) -> list[list[Card]]:
