@@ -27,7 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
-    from scorekeeper import api, web
+    from scorekeeper import api, api_games, web
     from scorekeeper.extensions import csrf, db, migrate
 
     app = Flask(
@@ -46,9 +46,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, render_as_batch=True)
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
+    csrf.exempt(api_games.bp)
 
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
+    app.register_blueprint(api_games.bp, url_prefix="/api/v1")
     return app
 
 

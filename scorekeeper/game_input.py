@@ -1,0 +1,216 @@
+"""Request bodies to rules values: new games, deals and redeals (API.md "Games").
+
+Shape only, as for forms (STYLE.md §11): whether a deal is *legal* is the
+engine's call when the services record it. Every refusal is a
+:class:`~scorekeeper.rules.errors.RulesError` naming its field.
+
+>>> clean_players([" Rana ", "Sami", "عمر", "Lina"])
+['Rana', 'Sami', 'عمر', 'Lina']
+>>> parse_deal_body({"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}).contracts
+(<Contract.TRIX: 'trix'>,)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.rules.captures import Captures, is_seat
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
+from scorekeeper.rules.game_log import DealEntry, RedealEntry, entry_from_dict
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+
+NAME_MAX = 40
+NOTE_MAX = 200
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What ``POST /games`` asks for."""
+
+    players: list[str]
+    first_king: int
+    rules: RuleSet
+
+
+def clean_players(raw: object) -> list[str]:
+    """Four names, stripped and NFC-normalised, 1–40 characters, distinct ignoring case (R1).
+
+    Any script is welcome; control characters are not. Every problem is
+    reported at once, each on its own field (``players.2``).
+    """
+    if not isinstance(raw, list | tuple) or len(raw) != 4:
+        count = len(raw) if isinstance(raw, list | tuple) else None
+        given = "" if count is None else f"; {count} {'name was' if count == 1 else 'names were'}"
+        raise IllegalError.one(
+            "players_count",
+            f"Trex is played by exactly 4 players: list their four names{given} given.",
+            rule="R1",
+            field="players",
+            count=count,
+        )
+    problems = ProblemList()
+    names = [_clean_name(problems, seat, name) for seat, name in enumerate(raw)]
+    _check_distinct(problems, names)
+    problems.raise_if_any(IllegalError)
+    return [name or "" for name in names]
+
+
+def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
+    field = f"players.{seat}"
+    if not isinstance(raw, str):
+        problems.add(
+            "player_name", f"Player {seat + 1}'s name must be text.", rule="R1", field=field
+        )
+        return None
+    name = unicodedata.normalize("NFC", raw.strip())
+    if not name:
+        problems.add("player_name", f"Player {seat + 1} needs a name.", rule="R1", field=field)
+        return None
+    if len(name) > NAME_MAX:
+        problems.add(
+            "player_name_length",
+            f"Player {seat + 1}'s name is {len(name)} characters long; use at most {NAME_MAX}.",
+            rule="R1",
+            field=field,
+            length=len(name),
+        )
+        return None
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        problems.add(
+            "player_name_control",
+            f"Player {seat + 1}'s name contains a control character (such as a line break).",
+            rule="R1",
+            field=field,
+        )
+        return None
+    return name
+
+
+def _check_distinct(problems: ProblemList, names: list[str | None]) -> None:
+    seen: set[str] = set()
+    for seat, name in enumerate(names):
+        if name is None:
+            continue
+        if name.casefold() in seen:
+            problems.add(
+                "player_name_twice",
+                f"Two players are called {name}; give each player a different name.",
+                rule="R1",
+                field=f"players.{seat}",
+                name=name,
+            )
+        seen.add(name.casefold())
+
+
+def parse_new_game_body(body: Mapping[str, Any]) -> NewGame:
+    """``{"players": [...4], "first_king": s, "rules": {...}}``.
+
+    ``rules`` defaults to the standard rule set; ``first_king`` (the seat
+    dealt the 7♥ on the first deal, R2) defaults to seat 0, or to the first
+    seat of a custom kingdom order.
+    """
+    only_keys(body, {"players", "first_king", "rules"}, "a new game")
+    players = clean_players(body.get("players"))
+    rules = RuleSet.from_dict(body.get("rules"))
+    first_king = body.get("first_king")
+    if first_king is None:
+        custom = rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order
+        first_king = rules.king_order[0] if custom and rules.king_order else 0
+    return NewGame(players, _seat(first_king, "first_king", "The first king"), rules)
+
+
+def parse_deal_body(body: Mapping[str, Any], rules: RuleSet | None = None) -> DealEntry:
+    """``{"contracts": [...], "captures": {...}, "king": s?}`` to a :class:`DealEntry`.
+
+    Checks the shape (known contracts, seats, counts); the engine checks
+    the rest when the deal is recorded. ``rules`` is accepted for callers
+    that have them; the shape does not depend on them.
+    """
+    del rules  # combinations (R9.6) are the engine's call, with the game's rules
+    only_keys(body, {"contracts", "captures", "king"}, "a deal")
+    contracts = _contracts(body.get("contracts"))
+    if body.get("captures") is None:
+        raise MalformedError.one(
+            "missing_field",
+            "“captures” is missing: say what each player took in this deal.",
+            rule="R11",
+            field="captures",
+        )
+    captures = Captures.from_dict(body["captures"])
+    king = body.get("king")
+    if king is not None:
+        king = _seat(king, "king", "The king")
+    return DealEntry(contracts, captures, king)
+
+
+def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
+    """``{"kind": "redeal"|"misdeal", "seat": s?, "contract": c?, "note": "..."?}`` (R8)."""
+    only_keys(body, {"kind", "seat", "contract", "note"}, "a redeal")
+    if body.get("kind") is None:
+        raise MalformedError.one(
+            "missing_field",
+            '“kind” is missing: "redeal" (a claim under R8) or "misdeal".',
+            rule="R8",
+            field="kind",
+        )
+    note = body.get("note")
+    if isinstance(note, str) and len(note) > NOTE_MAX:
+        raise MalformedError.one(
+            "note_length",
+            f"The note is {len(note)} characters long; use at most {NOTE_MAX}.",
+            rule="R8",
+            field="note",
+        )
+    cleaned = {k: v for k, v in body.items() if not (k == "note" and v is None)}
+    entry = entry_from_dict(cleaned)
+    assert isinstance(entry, RedealEntry)  # "kind" is present
+    return entry
+
+
+def _contracts(raw: object) -> tuple[Contract, ...]:
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not raw:
+        raise MalformedError.one(
+            "contracts_shape",
+            '“contracts” must list the contract(s) announced, e.g. ["king"].',
+            rule="R2",
+            field="contracts",
+        )
+    parsed = []
+    for index, text in enumerate(raw):
+        try:
+            parsed.append(Contract.parse(text))
+        except MalformedError as error:
+            raise error.at(f"contracts.{index}") from None
+    return tuple(parsed)
+
+
+def _seat(raw: object, field: str, what: str) -> int:
+    if not is_seat(raw):
+        raise MalformedError.one(
+            "bad_seat",
+            f"{what} must be a seat from 0 to 3, not {raw!r}.",
+            rule="R1",
+            field=field,
+            value=repr(raw),
+        )
+    assert isinstance(raw, int)
+    return raw
+
+
+def only_keys(body: Mapping[str, Any], allowed: set[str], what: str) -> None:
+    """Refuse unknown fields, listing the known ones (API.md: never silently ignored)."""
+    problems = ProblemList()
+    for key in sorted(str(k) for k in body if k not in allowed):
+        problems.add(
+            "unknown_field",
+            f"“{key}” is not a field of {what}; use " + ", ".join(sorted(allowed)) + ".",
+            field=key,
+            name=key,
+        )
+    problems.raise_if_any(MalformedError)

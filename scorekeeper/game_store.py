@@ -1,0 +1,216 @@
+"""The database side of the services: fetch, replay and write a game in one transaction.
+
+A write (:func:`write`) locks the game (SQLite ``BEGIN IMMEDIATE``,
+PostgreSQL ``SELECT … FOR UPDATE``), replays its log, checks the caller's
+version, lets the caller change it, and commits: all or nothing. Every
+write bumps the version, refreshes the cached summary and keeps a
+:class:`~scorekeeper.models.Revision` (:func:`apply_change`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, joinedload
+
+from scorekeeper import models
+from scorekeeper.extensions import db
+from scorekeeper.history import breaks_later, stale_message, summarize
+from scorekeeper.loaded import GameNotFound, LoadedGame, LogRow, StaleVersion
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.transactions import write_transaction
+
+T = TypeVar("T")
+
+
+@dataclass
+class Locked:
+    """A game loaded for writing: its rows (to change) and its replay."""
+
+    row: models.Game
+    entries: list[models.LogEntry]
+    loaded: LoadedGame
+
+
+def load(game_id: str) -> LoadedGame:
+    """The game with this id, replayed from its log (two queries); :class:`GameNotFound`."""
+    session = db.session()
+    return replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
+
+
+def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:
+    stmt = (
+        select(models.Game).where(models.Game.id == game_id).options(joinedload(models.Game.seats))
+    )
+    if lock:  # PostgreSQL: writers of one game queue here (a no-op on SQLite)
+        stmt = stmt.with_for_update(of=models.Game).execution_options(populate_existing=True)
+    row = session.execute(stmt).unique().scalar_one_or_none()
+    if row is None:
+        raise GameNotFound(game_id)
+    return row
+
+
+def fetch_log(session: Session, game_id: str) -> list[models.LogEntry]:
+    stmt = (
+        select(models.LogEntry)
+        .where(models.LogEntry.game_id == game_id)
+        .order_by(models.LogEntry.position)
+    )
+    return list(session.scalars(stmt))
+
+
+def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> LoadedGame:
+    """Replay the stored log. A stored log that no longer replays is a bug (500)."""
+    players = [seat.name for seat in row.seats]
+    rules = RuleSet.from_dict(row.rules)
+    game = Game.start(rules, row.first_king, players)
+    log: list[LogRow] = []
+    for stored in entries:
+        entry = entry_from_dict(stored.payload)
+        try:
+            game = game.record(entry)
+        except RulesError as error:
+            raise RuntimeError(
+                f"game {row.id}: stored entry {stored.position} no longer replays: {error}"
+            ) from error
+        n = game.deals_played if isinstance(entry, DealEntry) else None
+        log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
+    return LoadedGame(
+        row.id,
+        row.version,
+        row.created_at,
+        row.updated_at,
+        players,
+        rules,
+        row.first_king,
+        game,
+        log,
+    )
+
+
+def write(game_id: str, expected: int | None, change: Callable[[Session, Locked], T]) -> T:
+    """Run ``change`` on the locked, replayed game in one transaction (all or nothing)."""
+    try:
+        with write_transaction() as session:
+            row = fetch_game(session, game_id, lock=True)
+            entries = fetch_log(session, game_id)
+            loaded = replay_stored(row, entries)
+            if expected is not None and expected != loaded.version:
+                raise StaleVersion(loaded, expected, stale_reason(session, loaded, expected))
+            return change(session, Locked(row, entries, loaded))
+    except IntegrityError:
+        # Only a writer bypassing the lock could get here; report it as a race.
+        loaded = load(game_id)
+        message = "Someone else changed this game at the same moment; nothing was saved."
+        raise StaleVersion(loaded, expected or loaded.version, message) from None
+
+
+def stale_reason(session: Session, loaded: LoadedGame, expected: int) -> str:
+    revisions = session.scalars(
+        select(models.Revision)
+        .where(models.Revision.game_id == loaded.id, models.Revision.version > expected)
+        .order_by(models.Revision.version)
+    ).all()
+    changes = (
+        [(r.action, r.before, r.after) for r in revisions] if expected < loaded.version else []
+    )
+    return stale_message(loaded.players, expected, loaded.version, changes)
+
+
+def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int) -> Game:
+    """Replay with deal ``n`` replaced; the edit's own error, or a 409 naming the later entry."""
+    game = Game.start(loaded.rules, loaded.first_king, loaded.players)
+    for index, entry in enumerate(entries):
+        try:
+            game = game.record(entry)
+        except RulesError as error:
+            if index == position:
+                raise
+            what, field = entry_name(loaded.log, index)
+            raise breaks_later(n, what, error, field) from None
+    return game
+
+
+def entry_name(log: Sequence[LogRow], index: int) -> tuple[str, str]:
+    """(``deal 9``, ``deals.9``), or (``the redeal after deal 8``, ``log.9``) for a redeal."""
+    row = log[index]
+    if row.n is not None:
+        return f"deal {row.n}", f"deals.{row.n}"
+    before = [r.n for r in log[:index] if r.n is not None]
+    name = f"the {row.kind} after deal {before[-1]}" if before else f"the first {row.kind}"
+    return name, f"log.{index}"
+
+
+def append(
+    session: Session,
+    locked: Locked,
+    entry: Entry,
+    game: Game,
+    n: int | None,
+    source: str,
+    action: str,
+    after: dict[str, Any],
+) -> LoadedGame:
+    """Add ``entry`` at the end of the log."""
+    position = len(locked.entries)
+    now = models.utcnow()
+    kind = "deal" if isinstance(entry, DealEntry) else entry.kind
+    session.add(
+        models.LogEntry(
+            game_id=locked.row.id,
+            position=position,
+            kind=kind,
+            payload=entry.to_dict(),
+            created_at=now,
+        )
+    )
+    log = [*locked.loaded.log, LogRow(position, kind, entry, n, now)]
+    return apply_change(session, locked, game, log, (position, n, action, None, after), source, now)
+
+
+Change = tuple[int, int | None, str, dict[str, Any] | None, dict[str, Any] | None]
+"""(log position, deal number, action, before, after) of one write."""
+
+
+def apply_change(
+    session: Session,
+    locked: Locked,
+    game: Game,
+    log: list[LogRow],
+    change: Change,
+    source: str,
+    now: datetime | None = None,
+) -> LoadedGame:
+    """Bump the version, refresh the cached summary, keep a revision; the new state."""
+    now = now or models.utcnow()
+    row = locked.row
+    row.version += 1
+    row.updated_at = now
+    row.finished = game.finished
+    row.summary = summarize(game)
+    position, n, action, before, after = change
+    session.add(
+        models.Revision(
+            game_id=row.id,
+            position=position,
+            n=n,
+            action=action,
+            version=row.version,
+            before=before,
+            after=after,
+            at=now,
+            source=source,
+        )
+    )
+    old = locked.loaded
+    return LoadedGame(
+        old.id, row.version, old.created_at, now, old.players, old.rules, old.first_king, game, log
+    )

@@ -1,0 +1,64 @@
+"""One write, one transaction: SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's row lock.
+
+Python's sqlite3 module opens transactions itself, lazily, only before a
+write, so two requests could both read version 7 and both try to write
+version 8; and a read transaction in WAL mode cannot later be upgraded to a
+write if someone else wrote meanwhile. SQLAlchemy's documented workaround
+(the "pysqlite" recipe) takes transaction control away from sqlite3 and
+emits BEGIN itself. We emit ``BEGIN IMMEDIATE`` for writes, so the write lock
+is taken *before* the game is read and concurrent writers queue on the
+busy timeout instead of failing half way; reads use a plain ``BEGIN``.
+
+On PostgreSQL the services lock the game's row (``SELECT … FOR UPDATE``)
+as the first statement of a write; see :mod:`scorekeeper.services`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session
+
+from scorekeeper.extensions import db
+
+BEGIN_OPTION = "scorekeeper_sqlite_begin"
+"""Connection execution option: the statement that opens a SQLite transaction."""
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_manual_transactions(dbapi_connection: Any, _record: Any) -> None:
+    """Stop sqlite3 from emitting BEGIN/COMMIT on its own (SQLAlchemy's pysqlite recipe)."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        dbapi_connection.isolation_level = None
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(conn: Connection) -> None:
+    """Emit the BEGIN sqlite3 no longer emits: IMMEDIATE for writes, plain for reads."""
+    if conn.dialect.name == "sqlite" and conn.dialect.driver == "pysqlite":
+        conn.exec_driver_sql(conn.get_execution_options().get(BEGIN_OPTION, "BEGIN"))
+
+
+@contextmanager
+def write_transaction() -> Iterator[Session]:
+    """The session, in a fresh transaction that takes SQLite's write lock at once.
+
+    Commits when the block ends, rolls back (writing nothing) on any error.
+    A transaction the session already had open (reads only, by convention)
+    is ended first, because a write must start its own.
+    """
+    session: Session = db.session()
+    if session.in_transaction():
+        session.rollback()
+    session.connection(execution_options={BEGIN_OPTION: "BEGIN IMMEDIATE"})
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
