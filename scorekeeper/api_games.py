@@ -1,9 +1,10 @@
 """The games endpoints of the JSON API (API.md "Games"), mounted at /api/v1.
 
 Thin: each view parses the request, calls :mod:`scorekeeper.services`, and
-answers JSON. Errors are mapped in one place, :func:`handle_error`:
-``RulesError`` -> its status (422 / 409) with its problems, unknown game or
-deal -> 404, stale ``If-Match`` -> 412 (with the fresh game). Reads are open
+answers JSON. An engine refusal (``RulesError``: 422 / 409 with its
+problems) is answered by the API's one handler in :mod:`scorekeeper.api`;
+the services' own errors by :func:`handle_error` here: unknown game or deal
+-> 404, stale ``If-Match`` -> 412 (with the fresh game). Reads are open
 to whoever knows the game's id; writes need ``Authorization: Bearer <token>``.
 A game's version is its ETag: ``GET`` honours ``If-None-Match`` (304), and
 ``PUT`` / ``DELETE`` require ``If-Match`` (428 without it).
@@ -18,24 +19,20 @@ from flask import Blueprint, Response, abort, jsonify, request
 from scorekeeper import services
 from scorekeeper.api import error_body, error_response, json_body
 from scorekeeper.game_input import parse_new_game_body, parse_redeal_body
-from scorekeeper.rules.errors import RulesError
 
 bp = Blueprint("api_games", __name__)
 
 SOURCE = "api"
 
 
-# --- errors (the one place RulesError becomes HTTP) ---------------------------------------
+# --- errors ----------------------------------------------------------------------------------
 
 
-@bp.errorhandler(RulesError)
 @bp.errorhandler(services.GameNotFound)
 @bp.errorhandler(services.DealNotFound)
 @bp.errorhandler(services.StaleVersion)
 def handle_error(error: Exception) -> tuple[Response, int]:
-    """The API error format for the engine's and the services' refusals."""
-    if isinstance(error, RulesError):
-        return error_response(error.status, [p.as_dict() for p in error.problems])
+    """The API error format for the services' refusals (nothing was written)."""
     if isinstance(error, services.StaleVersion):
         response = jsonify(
             ok=False,
