@@ -207,7 +207,7 @@ def apply_change(
             before=before,
             after=after,
             at=now,
-            source=source,
+            source=source[:16],  # a label from code ("api", "page"), never user input
         )
     )
     old = locked.loaded
