@@ -1,0 +1,62 @@
+"""Small helpers shared by the page views: loading a game, template filters."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import abort, current_app
+
+from scorekeeper import services
+from scorekeeper.rules.contracts import Contract, describe
+from scorekeeper.web import bp
+from scorekeeper.web.present import RED, SYMBOLS, number
+
+NOT_FOUND = "There is no game at this address. Check the link, or start a new game."
+
+
+def load_or_404(game_id: str) -> services.LoadedGame:
+    """The game replayed from its log (one load per request), or a 404 page."""
+    try:
+        return services.load_game(game_id)
+    except services.GameNotFound:
+        abort(404, description=NOT_FOUND)
+
+
+@bp.app_template_filter("score")
+def score_filter(value: int | None) -> str:
+    return number(value)
+
+
+@bp.app_template_filter("symbol")
+def symbol_filter(contract: Contract) -> str:
+    return SYMBOLS[contract]
+
+
+@bp.app_template_filter("red")
+def red_filter(contract: Contract) -> bool:
+    return contract in RED
+
+
+@bp.app_template_filter("contracts")
+def contracts_filter(contracts: Any) -> str:
+    """Contracts (or their values) named for people: ``King of Hearts + Queens``."""
+    return describe(tuple(c if isinstance(c, Contract) else Contract(c) for c in contracts))
+
+
+@bp.app_template_filter("when")
+def when_filter(moment: datetime | None) -> str:
+    """A UTC timestamp, short and unambiguous: ``2025-05-01 21:07 UTC``."""
+    return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+@bp.app_template_filter("seat_names")
+def seat_names_filter(seats: Any, names: Any) -> list[str]:
+    """Seats as the players' names: ``[0, 2]|seat_names(names)``."""
+    return [names[seat] for seat in seats]
+
+
+@bp.app_template_global("has_endpoint")
+def has_endpoint(name: str) -> bool:
+    """Whether the app serves ``name`` (the PDF sheet lives in its own blueprint)."""
+    return name in current_app.view_functions

@@ -1,0 +1,24 @@
+"""The home page and the in-app help."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from scorekeeper import services
+from scorekeeper.web import bp
+from scorekeeper.web.access import can_edit
+
+
+@bp.get("/")
+def index() -> str:
+    """New game, then the games in progress and the finished games."""
+    in_progress, finished = services.list_games()
+    return render_template(
+        "index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
+    )
+
+
+@bp.get("/help")
+def help_page() -> str:
+    """How to use the app, and the rules (R1–R12) with every house rule in plain words."""
+    return render_template("help.html")
