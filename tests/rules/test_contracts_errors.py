@@ -1,0 +1,86 @@
+"""Contracts (R2–R7) and the engine's error values."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.rules.contracts import (
+    ALL_CONTRACTS,
+    TRICK_CONTRACTS,
+    Contract,
+    canonical,
+    describe,
+)
+from scorekeeper.rules.errors import (
+    IllegalError,
+    MalformedError,
+    Problem,
+    ProblemList,
+    RulesError,
+    StateError,
+)
+
+
+def test_r2_five_contracts_four_of_them_trick_contracts() -> None:
+    assert [c.value for c in ALL_CONTRACTS] == ["king", "queens", "diamonds", "collections", "trix"]
+    assert all(c.is_trick_contract for c in TRICK_CONTRACTS)
+    assert not Contract.TRIX.is_trick_contract
+
+
+def test_r2_contract_parse_and_labels() -> None:
+    assert Contract.parse("collections") is Contract.COLLECTIONS
+    assert Contract.KING.label == "King of Hearts"
+    with pytest.raises(MalformedError) as caught:
+        Contract.parse("hearts")
+    assert caught.value.problems[0].message == (
+        '“hearts” is not a contract; use one of "king", "queens", "diamonds", '
+        '"collections", "trix".'
+    )
+
+
+def test_r9_6_canonical_order_and_description() -> None:
+    chosen = [Contract.COLLECTIONS, Contract.KING, Contract.KING]
+    assert canonical(chosen) == (Contract.KING, Contract.COLLECTIONS)
+    assert describe(canonical(chosen)) == "King of Hearts + Collections"
+
+
+def test_error_statuses_split_by_cause() -> None:
+    assert MalformedError.status == 422
+    assert IllegalError.status == 422
+    assert StateError.status == 409
+
+
+def test_error_carries_rule_field_code_and_params() -> None:
+    error = IllegalError.one("x_code", "A sentence.", rule="R11", field="captures.x", n=3)
+    assert isinstance(error, RulesError)
+    assert error.problems == (Problem("x_code", "A sentence.", "R11", "captures.x", {"n": 3}),)
+    assert error.problems[0].as_dict() == {
+        "rule": "R11",
+        "field": "captures.x",
+        "message": "A sentence.",
+        "code": "x_code",
+    }
+    assert str(error) == "A sentence."
+
+
+def test_error_at_prefixes_fields() -> None:
+    error = MalformedError.one("bad_card", "Not a card.", field="3").at("hands.2")
+    assert isinstance(error, MalformedError)
+    assert error.problems[0].field == "hands.2.3"
+    assert MalformedError.one("c", "M.").at("tricks").problems[0].field == "tricks"
+
+
+def test_problem_list_raises_all_at_once() -> None:
+    problems = ProblemList()
+    assert not problems
+    problems.raise_if_any()  # nothing to raise
+    problems.add("a", "First.", rule="R1")
+    problems.extend(IllegalError.one("b", "Second."))
+    with pytest.raises(StateError) as caught:
+        problems.raise_if_any(StateError)
+    assert [p.code for p in caught.value.problems] == ["a", "b"]
+
+
+def test_an_error_needs_a_problem() -> None:
+    with pytest.raises(ValueError):
+        RulesError([])
