@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .captures import Captures, is_seat
+from .captures import Captures
 from .cards import CARD_BY_TEXT, Card
 from .contracts import Contract
 from .errors import MalformedError, ProblemList, RulesError
@@ -26,18 +26,19 @@ from .ruleset import RuleSet
 from .scoring import check_contracts, expected_total, score_deal
 from .tricks import replay_tricks
 from .trix import replay_trix
+from .wire import only_keys, parse_contract_names, parse_seat, required
 
 JSON = dict[str, Any]
 
 
 def check_deal(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/deal``: score a deal's captures (R3–R7, R11)."""
-    _only_keys(body, {"rules", "contracts", "king", "captures", "names"})
+    only_keys(body, {"rules", "contracts", "king", "captures", "names"})
     rules = RuleSet.from_dict(body.get("rules"))
     contracts = parse_contracts(rules, body.get("contracts"))
     if "king" in body:
         parse_seat(body["king"], "king")
-    captures = Captures.from_dict(_required(body, "captures"))
+    captures = Captures.from_dict(required(body, "captures"))
     names = parse_names(body.get("names"))
     scores = score_deal(rules, contracts, captures, names)
     return {
@@ -50,17 +51,17 @@ def check_deal(body: Mapping[str, Any]) -> JSON:
 
 def check_play(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/play``: replay a deal card by card and rule on its first violation."""
-    _only_keys(body, {"rules", "contracts", "king", "hands", "doubled", "tricks", "plays", "names"})
+    only_keys(body, {"rules", "contracts", "king", "hands", "doubled", "tricks", "plays", "names"})
     rules = RuleSet.from_dict(body.get("rules"))
     contracts = parse_contracts(rules, body.get("contracts"))
-    king = parse_seat(_required(body, "king"), "king")
+    king = parse_seat(required(body, "king"), "king")
     hands = parse_hands(body["hands"]) if body.get("hands") is not None else None
     names = parse_names(body.get("names"))
     if contracts == (Contract.TRIX,):
-        plays = parse_plays(_required(body, "plays"))
+        plays = parse_plays(required(body, "plays"))
         replay: Any = replay_trix(rules, king, plays, hands, names)
     else:
-        tricks = parse_tricks(_required(body, "tricks"))
+        tricks = parse_tricks(required(body, "tricks"))
         doubled = parse_cards(body.get("doubled") or [], "doubled")
         replay = replay_tricks(rules, contracts, king, tricks, hands, doubled, names=names)
     scores = (
@@ -78,10 +79,10 @@ def check_play(body: Mapping[str, Any]) -> JSON:
 
 def check_redeal(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/redeal``: may this hand ask for a redeal (R8)?"""
-    _only_keys(body, {"rules", "contract", "hand"})
+    only_keys(body, {"rules", "contract", "hand"})
     rules = RuleSet.from_dict(body.get("rules"))
-    contract = Contract.parse(_required(body, "contract"))
-    hand = parse_cards(_required(body, "hand"), "hand")
+    contract = Contract.parse(required(body, "contract"))
+    hand = parse_cards(required(body, "hand"), "hand")
     verdict = redeal_verdict(rules, contract, hand)
     return {
         "ok": True,
@@ -118,31 +119,9 @@ def error_body(error: RulesError) -> JSON:
 # --- parsing the wire format -------------------------------------------------------------
 
 
-def parse_seat(raw: object, field: str) -> int:
-    if not is_seat(raw):
-        raise MalformedError.one(
-            "bad_seat",
-            f"“{field}” must be a seat from 0 to 3, not {raw!r}.",
-            rule="R1",
-            field=field,
-            value=repr(raw),
-        )
-    assert isinstance(raw, int)
-    return raw
-
-
 def parse_contracts(rules: RuleSet, raw: object) -> tuple[Contract, ...]:
     """A list of contract names, checked against R9.6 (combinations)."""
-    if isinstance(raw, str):
-        raw = [raw]
-    if not isinstance(raw, list) or not raw:
-        raise MalformedError.one(
-            "contracts_shape",
-            '“contracts” must list the contract(s) announced, e.g. ["king"].',
-            rule="R2",
-            field="contracts",
-        )
-    return check_contracts(rules, [Contract.parse(c) for c in raw])
+    return check_contracts(rules, parse_contract_names(raw))
 
 
 def parse_cards(raw: object, field: str) -> list[Card]:
@@ -223,26 +202,3 @@ def _card(raw: object, field: str) -> Card:
         return Card.parse(raw)  # type: ignore[arg-type]
     except MalformedError as error:
         raise error.at(field) from None
-
-
-def _required(body: Mapping[str, Any], key: str) -> Any:
-    if body.get(key) is None:
-        raise MalformedError.one("missing_field", f"“{key}” is missing.", field=key)
-    return body[key]
-
-
-def _only_keys(body: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(str(k) for k in set(body) - allowed)
-    if unknown:
-        raise MalformedError(
-            [
-                MalformedError.one(
-                    "unknown_field",
-                    f"“{k}” is not a field of this request; use "
-                    + ", ".join(sorted(allowed))
-                    + ".",
-                    field=k,
-                ).problems[0]
-                for k in unknown
-            ]
-        )

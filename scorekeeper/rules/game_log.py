@@ -26,6 +26,7 @@ from .captures import Captures, Seats4, is_seat
 from .contracts import ALL_CONTRACTS, Contract, canonical
 from .errors import IllegalError, MalformedError
 from .ruleset import KingdomOrder, RuleSet
+from .wire import only_keys, optional_seat, parse_contract_names
 
 RedealKind = Literal["redeal", "misdeal"]
 
@@ -152,21 +153,15 @@ def entry_from_dict(data: object) -> Entry:
 
 
 def _deal_from_dict(data: Mapping[str, Any]) -> DealEntry:
-    _no_unknown_keys(data, {"contracts", "captures", "king"})
-    raw = data.get("contracts")
-    if not isinstance(raw, list) or not raw:
-        raise MalformedError.one(
-            "contracts_shape",
-            '“contracts” must list the contract of the deal, e.g. ["king"].',
-            rule="R2",
-            field="contracts",
-        )
-    contracts = tuple(Contract.parse(c) for c in raw)
-    return DealEntry(contracts, Captures.from_dict(data.get("captures")), _seat(data, "king"))
+    only_keys(data, {"contracts", "captures", "king"}, "a deal")
+    contracts = parse_contract_names(data.get("contracts"))
+    return DealEntry(
+        contracts, Captures.from_dict(data.get("captures")), optional_seat(data, "king")
+    )
 
 
 def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
-    _no_unknown_keys(data, {"kind", "seat", "contract", "note"})
+    only_keys(data, {"kind", "seat", "contract", "note"}, "a redeal")
     kind = data["kind"]
     if kind not in ("redeal", "misdeal"):
         raise MalformedError.one(
@@ -181,31 +176,7 @@ def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
     if not isinstance(note, str):
         raise MalformedError.one("note_shape", "A note must be text.", rule="R8", field="note")
     parsed = None if contract is None else Contract.parse(contract)
-    return RedealEntry(kind, _seat(data, "seat"), parsed, note)
-
-
-def _seat(data: Mapping[str, Any], key: str) -> int | None:
-    value = data.get(key)
-    if value is None or is_seat(value):
-        return value
-    raise MalformedError.one(
-        "bad_seat",
-        f"“{key}” must be a seat 0–3, not {value!r}.",
-        rule="R1",
-        field=key,
-        value=repr(value),
-    )
-
-
-def _no_unknown_keys(data: Mapping[str, Any], known: set[str]) -> None:
-    unknown = sorted(str(k) for k in data if k not in known)
-    if unknown:
-        raise MalformedError.one(
-            "entry_unknown_field",
-            f"“{unknown[0]}” is not part of a deal; use " + ", ".join(sorted(known)) + ".",
-            field=unknown[0],
-            name=unknown[0],
-        )
+    return RedealEntry(kind, optional_seat(data, "seat"), parsed, note)
 
 
 def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:

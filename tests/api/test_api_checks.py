@@ -111,7 +111,7 @@ def test_r11_diamonds_sum_names_players(client: FlaskClient) -> None:
             "captures.king_of_hearts.taker",
             "bad_seat",
         ),
-        ({"contracts": ["kings"], "king": 0, "captures": {}}, None, "bad_contract"),
+        ({"contracts": ["kings"], "king": 0, "captures": {}}, "contracts.0", "bad_contract"),
         ({"contracts": ["king"], "king": 9, "captures": {}}, "king", "bad_seat"),
         ({"contracts": ["king"], "king": 0}, "captures", "missing_field"),
         (

@@ -588,7 +588,7 @@ def test_entries_round_trip_through_dicts() -> None:
     ]:
         assert entry_from_dict(json.loads(json.dumps(entry.to_dict()))) == entry
     err = error_of(entry_from_dict, {"contracts": ["king"], "captures": {}, "dealer": 1})
-    assert (err.problems[0].code, err.problems[0].field) == ("entry_unknown_field", "dealer")
+    assert (err.problems[0].code, err.problems[0].field) == ("unknown_field", "dealer")
     assert isinstance(error_of(entry_from_dict, {"contracts": [], "captures": {}}), MalformedError)
     assert isinstance(
         error_of(entry_from_dict, {"contracts": ["king"], "captures": {}, "king": 9}),
