@@ -51,7 +51,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     app.register_blueprint(api_games.bp, url_prefix="/api/v1")
+    _harden(app)
     return app
+
+
+def _harden(app: Flask) -> None:
+    """Security headers, proxies and rate limits (after every blueprint is registered)."""
+    from scorekeeper import limits, security
+
+    security.init_app(app)
+    limits.init_app(app)
 
 
 def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +68,10 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
+    from scorekeeper import security
+
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}
+    defaults.update(security.config_defaults(overrides))
     if "SECRET_KEY" not in overrides:
         defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
             instance / "secret_key"

@@ -33,6 +33,7 @@ MESSAGES = {
     413: "The request body is too large.",
     415: "The request body must be JSON.",
     422: "The request breaks a rule of the game.",
+    429: "Too many requests from this address; wait a minute and try again.",
     500: "Something went wrong on our side; nothing was saved.",
 }
 
@@ -55,9 +56,13 @@ def error_response(status: int, errors: list[dict[str, Any]]) -> tuple[Response,
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 answer if it is anything else.
 
-    The Content-Type is not required to be application/json.
+    The Content-Type is not required to be application/json. A body nested
+    too deeply for the JSON decoder is a 400 as well, not a crash.
     """
-    data = request.get_json(force=True, silent=True)
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:
+        _bad_request("The request body is nested too deeply.")
     if not isinstance(data, dict):
         _bad_request("The request body must be a JSON object.")
     return data

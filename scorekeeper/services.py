@@ -14,6 +14,7 @@ Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import select
@@ -27,6 +28,7 @@ from scorekeeper.game_store import (
     Locked,
     append,
     apply_change,
+    fetch_game,
     load,
     replay_edit,
     write,
@@ -58,6 +60,7 @@ __all__ = [
     "recent_player_names",
     "record_deal",
     "record_redeal",
+    "replace_edit_token",
     "token_matches",
     "undo_last",
 ]
@@ -81,6 +84,19 @@ def token_matches(game_id: str, token: str) -> bool:
     return hash_matches(stored or hash_token(""), token) and stored is not None
 
 
+def replace_edit_token(game_id: str) -> str:
+    """Revoke every edit link: a new edit token, shown this once and stored hashed.
+
+    The old token (and so every phone and API client holding it) stops working
+    at once; the game's version is unchanged (its content did not change).
+    """
+    token = new_edit_token()
+    with write_transaction() as session:
+        row = fetch_game(session, game_id, lock=True)
+        row.edit_token_hash = hash_token(token)
+    return token
+
+
 def deal_revisions(game_id: str, n: int) -> list[DealRevision]:
     """Every write to deal ``n``, oldest first (record, edits, undos and re-records)."""
     loaded = load_game(game_id)
@@ -93,14 +109,19 @@ def deal_revisions(game_id: str, n: int) -> list[DealRevision]:
     return [DealRevision(r.at, r.action, r.source, r.version, r.before, r.after) for r in rows]
 
 
-def list_games(limit: int = 200) -> tuple[list[GameSummary], list[GameSummary]]:
+def list_games(
+    limit: int = 200, ids: Collection[str] | None = None
+) -> tuple[list[GameSummary], list[GameSummary]]:
     """(games in progress, finished games), most recently changed first.
 
-    Reads the summaries cached on every write, so no game is replayed.
+    ``ids`` keeps only those games (the ones a browser knows). Reads the
+    summaries cached on every write, so no game is replayed.
     """
+    stmt = select(models.Game)
+    if ids is not None:
+        stmt = stmt.where(models.Game.id.in_(list(ids)))
     rows = db.session.scalars(
-        select(models.Game)
-        .options(selectinload(models.Game.seats))
+        stmt.options(selectinload(models.Game.seats))
         .order_by(models.Game.updated_at.desc(), models.Game.id)
         .limit(limit)
     )

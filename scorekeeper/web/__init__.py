@@ -21,4 +21,4 @@ def _configure(state: BlueprintSetupState) -> None:
     state.app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
 
 
-from scorekeeper.web import deals, errors, games, pages  # noqa: E402,F401  (routes)
+from scorekeeper.web import deals, errors, games, pages, sharing  # noqa: E402,F401  (routes)

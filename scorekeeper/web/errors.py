@@ -23,6 +23,8 @@ TITLES = {
     403: "This game is read-only here",
     404: "Page not found",
     405: "Not allowed here",
+    413: "Too much to send",
+    429: "Too many requests",
     500: "Something went wrong",
 }
 MESSAGES = {
@@ -30,6 +32,8 @@ MESSAGES = {
     403: "You can follow this game, but you cannot change it from this browser.",
     404: "There is nothing at this address.",
     405: "This address cannot be used this way. Go back and use the buttons on the page.",
+    413: "What was sent is far larger than any form of this app, so nothing was saved.",
+    429: "Too many requests came from this address in a short time. Wait a minute and try again.",
     500: "Something went wrong on our side, and nothing was saved. Go back and try again.",
 }
 CSRF_MESSAGE = (
@@ -62,6 +66,8 @@ def csrf_error(exc: CSRFError) -> tuple[str, int] | WerkzeugResponse | HTTPExcep
 @bp.app_errorhandler(403)
 @bp.app_errorhandler(404)
 @bp.app_errorhandler(405)
+@bp.app_errorhandler(413)
+@bp.app_errorhandler(429)
 def http_error(exc: HTTPException) -> tuple[str, int] | WerkzeugResponse | HTTPException:
     if api.is_api_request():
         return api.handle_http_exception(exc)

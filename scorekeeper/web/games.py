@@ -12,7 +12,7 @@ from scorekeeper.forms import RedealForm, UndoForm, seat_choices
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from scorekeeper.web import bp
-from scorekeeper.web.access import can_edit, grant_edit, require_edit
+from scorekeeper.web.access import can_edit, grant_edit, mark_owner, remember_seen, require_edit
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.new_game_form import (
     COMMON_SWITCHES,
@@ -43,6 +43,7 @@ def new_game() -> Page:
         if created is not None:
             loaded, token = created
             grant_edit(loaded.id, token)
+            mark_owner(loaded.id)
             flash("The game has started. Good luck!", "success")
             return redirect(url_for("web.game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
@@ -72,6 +73,7 @@ def _create(form: NewGameForm) -> tuple[services.LoadedGame, str] | None:
 def game(game_id: str) -> Page:
     """The scoreboard, and the controls to enter deals for those who may edit."""
     loaded = load_or_404(game_id)
+    remember_seen(game_id)
     return _render_game(loaded)
 
 

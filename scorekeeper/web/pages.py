@@ -6,13 +6,17 @@ from flask import render_template
 
 from scorekeeper import services
 from scorekeeper.web import bp
-from scorekeeper.web.access import can_edit
+from scorekeeper.web.access import can_edit, known_games
 
 
 @bp.get("/")
 def index() -> str:
-    """New game, then the games in progress and the finished games."""
-    in_progress, finished = services.list_games()
+    """New game, then the games in progress and the finished games this browser knows.
+
+    Only games this browser created, joined or opened are listed: a game's id
+    is what lets people read it, so the home page never shows other tables' games.
+    """
+    in_progress, finished = services.list_games(ids=known_games())
     return render_template(
         "index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
     )

@@ -213,6 +213,6 @@ def test_visitors_see_everything_but_cannot_change_anything(
     for path, body in writes:
         response = visitor.post(path, data=body)
         assert response.status_code == 403, path
-        assert "only the phone that started it can change them" in html(response)
+        assert "this phone cannot change them" in html(response)
     assert visitor.get(f"/games/{game_id}/deals/new?contracts=king").status_code == 403
     assert len(services.load_game(game_id).log) == 1

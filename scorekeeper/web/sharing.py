@@ -1,0 +1,107 @@
+"""Sharing a game between phones: the view link, the edit link, and revoking it.
+
+- The **view link** is the game page's address: whoever has it can follow
+  the game (the id is 96 random bits).
+- The **edit link** ``/games/<id>/join/<token>`` carries the edit token.
+  Opening it grants this browser edit rights and redirects to the game page,
+  so the token leaves the address bar at once.
+- The game's **owner** (the browser that created it) can revoke the edit
+  links: the game gets a new token, shown on the page; every other phone,
+  and every API client using the old token, is refused from then on.
+
+Both links are shown as text (with a copy button when JavaScript runs) and
+as QR codes drawn on the server by segno, inline SVG (no script, no style).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from flask import abort, flash, redirect, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from scorekeeper import services
+from scorekeeper.web import bp
+from scorekeeper.web.access import (
+    edit_token,
+    grant_edit,
+    is_owner,
+    require_owner,
+)
+
+STALE_LINK = (
+    "This edit link is no longer valid: the game's owner has replaced it. "
+    "Ask for the new edit link, or follow the game with its view link."
+)
+NO_GAME = "There is no game at this address. Check the link, or start a new game."
+JOINED = "This phone can now enter deals for this game."
+REVOKED = (
+    "The old edit link no longer works: every other phone can now only follow the game. "
+    "Share the new edit link below with those who should enter deals."
+)
+
+
+@dataclass(frozen=True)
+class ShareLinks:
+    """What the game page shows to share the game."""
+
+    view_url: str
+    view_qr: Markup
+    edit_url: str | None
+    edit_qr: Markup | None
+    owner: bool
+
+
+def qr_svg(text: str) -> Markup:
+    """``text`` as a QR code: an inline ``<svg>`` sized by CSS (class ``qr``)."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None)
+    return Markup(svg)  # segno's own markup; the text is encoded as modules, not as text
+
+
+def edit_url(game_id: str, token: str) -> str:
+    """The absolute edit link of a game."""
+    return url_for("web.join", game_id=game_id, token=token, _external=True)
+
+
+@bp.app_template_global("share_links")
+def share_links(game_id: str) -> ShareLinks:
+    """The view link for everyone; the edit link too for a browser that may edit."""
+    view = url_for("web.game", game_id=game_id, _external=True)
+    token = edit_token(game_id)
+    edit = edit_url(game_id, token) if token else None
+    return ShareLinks(
+        view_url=view,
+        view_qr=qr_svg(view),
+        edit_url=edit,
+        edit_qr=qr_svg(edit) if edit else None,
+        owner=is_owner(game_id),
+    )
+
+
+@bp.get("/games/<game_id>/join/<token>")
+def join(game_id: str, token: str) -> Response:
+    """The edit link: grant this browser edit rights, then show the game without the token."""
+    if not services.token_matches(game_id, token):
+        if not services.game_exists(game_id):
+            abort(404, description=NO_GAME)
+        abort(403, description=STALE_LINK)
+    grant_edit(game_id, token)
+    flash(JOINED, "success")
+    response = redirect(url_for("web.game", game_id=game_id))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/games/<game_id>/revoke")
+def revoke(game_id: str) -> Response:
+    """The owner replaces the edit token: every other phone loses its edit rights."""
+    if not services.game_exists(game_id):
+        abort(404, description=NO_GAME)
+    require_owner(game_id)
+    token = services.replace_edit_token(game_id)
+    grant_edit(game_id, token)
+    flash(REVOKED, "success")
+    return redirect(url_for("web.game", game_id=game_id, _anchor="share"))
