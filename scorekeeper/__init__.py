@@ -27,7 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
-    from scorekeeper import api, api_games, web
+    from scorekeeper import api, api_games, failures, web
     from scorekeeper.extensions import csrf, db, migrate
 
     app = Flask(
@@ -44,6 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True)
+    failures.init_app(app)  # a busy database: 503; a log the engine refuses: 409
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(api_games.bp)

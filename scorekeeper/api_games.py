@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from scorekeeper import services
+from scorekeeper import live, services
 from scorekeeper.api import error_body, error_response, json_body
 from scorekeeper.game_input import parse_new_game_body, parse_redeal_body
 
@@ -113,12 +113,17 @@ def create_game() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    """The game's state; ``ETag`` carries its version, ``If-None-Match`` may answer 304."""
+    """The game's state; ``ETag`` carries its version, ``If-None-Match`` may answer 304.
+
+    The 304 is decided from the version column alone, before the log is replayed.
+    """
+    if request.if_none_match:
+        version = live.game_version(game_id)
+        if request.if_none_match.contains_weak(str(version)):
+            response = Response(status=304)
+            response.set_etag(str(version))
+            return response
     loaded = services.load_game(game_id)
-    if request.if_none_match.contains_weak(str(loaded.version)):
-        response = Response(status=304)
-        response.set_etag(str(loaded.version))
-        return response
     return _with_etag(loaded.state(), loaded, 200)
 
 
@@ -183,3 +188,6 @@ def record_redeal(game_id: str) -> Response:
     entry = parse_redeal_body(json_body())
     loaded = services.record_redeal(game_id, entry, expected, source=SOURCE)
     return _with_etag({"redeal": entry.to_dict(), "game": loaded.state()}, loaded, 201)
+
+
+from scorekeeper import api_backup  # noqa: E402,F401  (routes: backups)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, joinedload
 from scorekeeper import models
 from scorekeeper.extensions import db
 from scorekeeper.history import breaks_later, stale_message, summarize
-from scorekeeper.loaded import GameNotFound, LoadedGame, LogRow, StaleVersion
+from scorekeeper.loaded import GameNotFound, LoadedGame, LogRow, StaleVersion, UnreplayableLog
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
@@ -68,19 +68,20 @@ def fetch_log(session: Session, game_id: str) -> list[models.LogEntry]:
 
 
 def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> LoadedGame:
-    """Replay the stored log. A stored log that no longer replays is a bug (500)."""
+    """Replay the stored log; :class:`UnreplayableLog` if the engine now refuses an entry."""
     players = [seat.name for seat in row.seats]
-    rules = RuleSet.from_dict(row.rules)
-    game = Game.start(rules, row.first_king, players)
+    try:
+        rules = RuleSet.from_dict(row.rules)
+        game = Game.start(rules, row.first_king, players)
+    except RulesError as error:
+        raise UnreplayableLog(row.id, None, str(error)) from error
     log: list[LogRow] = []
     for stored in entries:
-        entry = entry_from_dict(stored.payload)
         try:
+            entry = entry_from_dict(stored.payload)
             game = game.record(entry)
         except RulesError as error:
-            raise RuntimeError(
-                f"game {row.id}: stored entry {stored.position} no longer replays: {error}"
-            ) from error
+            raise UnreplayableLog(row.id, stored.position, str(error)) from error
         n = game.deals_played if isinstance(entry, DealEntry) else None
         log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
     return LoadedGame(

@@ -75,6 +75,24 @@ class LoadedGame:
         raise DealNotFound(n, self.game.deals_played)
 
 
+class UnreplayableLog(RuntimeError):
+    """A stored log that the current rules engine no longer replays (409, nothing written).
+
+    Only a change of the engine (or a hand-edited database) can cause it; the
+    game can still be exported, since the export reads the stored rows.
+    """
+
+    def __init__(self, game_id: str, position: int | None, reason: str) -> None:
+        what = "its house rules are" if position is None else f"entry {position + 1} is"
+        super().__init__(
+            f"This game's log cannot be replayed under the current rules engine: {what} "
+            f"refused ({reason.rstrip('.')}). Nothing was changed; its backup (JSON export) "
+            "still has every deal."
+        )
+        self.game_id = game_id
+        self.position = position
+
+
 class StaleVersion(Exception):
     """The caller's version is not the game's: someone else wrote first.
 

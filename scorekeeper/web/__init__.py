@@ -13,6 +13,8 @@ from flask.blueprints import BlueprintSetupState
 
 bp = Blueprint("web", __name__)
 
+from scorekeeper.web import backup, live  # noqa: E402,F401  (routes: backups, live updates)
+
 
 @bp.record_once
 def _configure(state: BlueprintSetupState) -> None:

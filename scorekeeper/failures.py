@@ -1,0 +1,93 @@
+"""Failures that are not bugs, answered clearly instead of as a 500.
+
+- **The database is busy** (SQLite still locked after its busy timeout,
+  PostgreSQL lock or deadlock timeouts, a full connection pool, a database
+  that is briefly down): 503 with ``Retry-After``. The request's transaction
+  was rolled back, so nothing was written and the same request can simply
+  be sent again.
+- **A stored log that no longer replays** under the current rules engine
+  (:class:`~scorekeeper.loaded.UnreplayableLog`): 409, naming the entry. The
+  game is left as it is and can still be exported.
+
+Both are JSON under ``/api/`` (the API's error format) and an error page
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from flask import render_template
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from scorekeeper import api
+from scorekeeper.extensions import db
+from scorekeeper.loaded import UnreplayableLog
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from werkzeug.wrappers import Response
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 2
+BUSY_MESSAGE = (
+    "The game is busy: other phones are saving at this very moment. Nothing was saved; "
+    "wait a second and send it again."
+)
+DOWN_MESSAGE = (
+    "The score keeper cannot reach its database right now. Nothing was saved; "
+    "try again in a moment."
+)
+LOCK_WORDS = ("database is locked", "database is busy", "lock timeout", "deadlock", "lock_not")
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers on ``app``."""
+    app.register_error_handler(OperationalError, database_busy)
+    app.register_error_handler(PoolTimeout, database_busy)
+    app.register_error_handler(UnreplayableLog, unreplayable)
+
+
+def is_lock_error(error: Exception) -> bool:
+    """Whether a database error is a lock that timed out (as opposed to a database down)."""
+    if isinstance(error, PoolTimeout):
+        return True
+    text = str(getattr(error, "orig", None) or error).lower()
+    return any(word in text for word in LOCK_WORDS)
+
+
+def database_busy(error: Exception) -> Response | tuple[Response | str, int, dict[str, str]]:
+    """503 + ``Retry-After``: the write waited too long for its lock, or the database is down."""
+    _rollback()
+    busy = is_lock_error(error)
+    log.warning("503 (%s): %s", "busy" if busy else "database unreachable", error)
+    message = BUSY_MESSAGE if busy else DOWN_MESSAGE
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+    if api.is_api_request():
+        body, status = api.error_response(503, [api.error_body(message)])
+        return body, status, headers
+    title = "The game is busy" if busy else "The database is out of reach"
+    return _page(503, title, message), 503, headers
+
+
+def unreplayable(error: UnreplayableLog) -> tuple[Response | str, int]:
+    """409: the stored game is refused by the current engine; nothing was written."""
+    _rollback()
+    log.error("game %s: %s", error.game_id, error.__cause__ or error)
+    field = "rules" if error.position is None else f"log.{error.position}"
+    if api.is_api_request():
+        return api.error_response(409, [api.error_body(str(error), field=field)])
+    return _page(409, "This game cannot be shown", str(error)), 409
+
+
+def _page(code: int, title: str, message: str) -> str:
+    return render_template("error.html", code=code, title=title, message=message)
+
+
+def _rollback() -> None:
+    with contextlib.suppress(Exception):  # the answer must not depend on the database
+        db.session.rollback()

@@ -1,0 +1,96 @@
+"""Live updates: a game's version without replaying it, and what its last write did.
+
+Phones showing a game poll ``GET /games/<id>/version`` (and API clients
+``GET /api/v1/games/<id>``) with ``If-None-Match``. An unchanged game is
+answered from the ``version`` column alone (:func:`game_version`, one
+indexed lookup, no replay), so polling every 1.5 s costs a 304 and almost
+nothing on the server. Only when the version moved is the last revision
+read, to say in words what changed (:func:`latest_change`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from scorekeeper import models
+from scorekeeper.extensions import db
+from scorekeeper.history import deal_label
+from scorekeeper.loaded import GameNotFound
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What a polling phone needs: the version, and one sentence about the last change."""
+
+    version: int
+    deals_played: int
+    finished: bool
+    change: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "deals_played": self.deals_played,
+            "finished": self.finished,
+            "change": self.change,
+        }
+
+
+def game_version(game_id: str) -> int:
+    """The game's version (its ETag), read from its row alone; :class:`GameNotFound`."""
+    version = db.session.scalar(select(models.Game.version).where(models.Game.id == game_id))
+    if version is None:
+        raise GameNotFound(game_id)
+    return int(version)
+
+
+def live_state(game_id: str) -> LiveState:
+    """The version, the cached summary and the last change, without replaying the log."""
+    row = db.session.get(models.Game, game_id)
+    if row is None:
+        raise GameNotFound(game_id)
+    names = [seat.name for seat in row.seats]
+    summary = row.summary or {}
+    return LiveState(
+        row.version,
+        int(summary.get("deals_played", 0)),
+        bool(row.finished),
+        latest_change(game_id, names),
+    )
+
+
+def latest_change(game_id: str, names: list[str]) -> str | None:
+    """The last write in words (``Deal 7 was recorded: Sami's King of Hearts.``), or None."""
+    revision = db.session.scalars(
+        select(models.Revision)
+        .where(models.Revision.game_id == game_id)
+        .order_by(models.Revision.version.desc())
+        .limit(1)
+    ).first()
+    if revision is None:
+        return None
+    return change_sentence(names, revision.action, revision.before, revision.after)
+
+
+def change_sentence(names: list[str], action: str, before: Any, after: Any) -> str:
+    """One sentence for another phone's write, naming the deal's king and contract.
+
+    >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
+    >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], "record", None, deal)
+    "Deal 7 was recorded meanwhile: Sami's King of Hearts."
+    """
+    if action == "record" and after:
+        return f"Deal {after['n']} was recorded meanwhile: {deal_label(names, after)}."
+    if action == "edit" and after:
+        return f"Deal {after['n']} was corrected meanwhile: {deal_label(names, after)}."
+    if action == "redeal" and after:
+        return f"{deal_label(names, after).capitalize()} was recorded meanwhile."
+    if action == "undo" and before:
+        what = deal_label(names, before)
+        if before.get("n") is None:
+            return f"{what.capitalize()} was undone meanwhile."
+        return f"Deal {before['n']} ({what}) was undone meanwhile."
+    return "The game was changed meanwhile."

@@ -1,0 +1,174 @@
+// scorekeeper: live updates. A page showing a game polls its version every
+// 1.5 s while visible (If-None-Match: an unchanged game costs a bodiless 304).
+// When another phone changes the game:
+//  - on the game page ("swap"), each [data-live-region] is replaced by the
+//    fresh page's, unless the user is busy with a form inside it;
+//  - on a deal form ("banner"), nothing typed is touched: a banner says what
+//    changed; saving then meets the stale-version check and keeps the input.
+// Errors and offline back off (up to 30 s) and show a small notice.
+// Every visible text comes from the page (data-* attributes).
+"use strict";
+
+(function () {
+  var INTERVAL = 1500;
+  var MAX_DELAY = 30000;
+
+  function all(root, selector) {
+    return Array.prototype.slice.call(root.querySelectorAll(selector));
+  }
+
+  // Forms the user has typed into (or is focused in) must not be replaced.
+  function busy(region) {
+    var active = document.activeElement;
+    if (active && active !== document.body && region.contains(active) && active.form) return true;
+    if (all(region, "details[open] form").length) return true;
+    return all(region, "form").some(function (form) { return form.hasAttribute("data-dirty"); });
+  }
+
+  function markDirty(event) {
+    var form = event.target && event.target.form;
+    if (form) form.setAttribute("data-dirty", "1");
+  }
+
+  function Live(box) {
+    this.box = box;
+    this.url = box.getAttribute("data-live-url");
+    this.version = box.getAttribute("data-version");
+    this.mode = box.getAttribute("data-live-mode") || "banner";
+    this.banner = box.querySelector("[data-live-banner]");
+    this.offline = box.querySelector("[data-live-offline]");
+    this.failures = 0;
+    this.timer = null;
+    this.inFlight = false;
+    this.changes = [];
+  }
+
+  Live.prototype.schedule = function (delay) {
+    var self = this;
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (document.hidden) return;  // resumed by visibilitychange
+    this.timer = setTimeout(function () { self.poll(); }, delay);
+  };
+
+  Live.prototype.delay = function () {
+    if (!this.failures) return INTERVAL;
+    return Math.min(MAX_DELAY, INTERVAL * Math.pow(2, this.failures));
+  };
+
+  Live.prototype.poll = function () {
+    var self = this;
+    if (this.inFlight || document.hidden) return;
+    this.inFlight = true;
+    fetch(this.url, {
+      headers: { "If-None-Match": '"' + this.version + '"', "Accept": "application/json" },
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status === 304) return null;
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (state) {
+      self.setOnline(true);
+      if (state && String(state.version) !== self.version) return self.changed(state);
+      return null;
+    }).catch(function () {
+      self.failures += 1;
+      self.setOnline(false);
+    }).then(function () {
+      self.inFlight = false;
+      self.schedule(self.delay());
+    });
+  };
+
+  Live.prototype.setOnline = function (online) {
+    if (online) this.failures = 0;
+    this.offline.textContent = this.box.getAttribute("data-offline-text");
+    this.offline.hidden = online;
+  };
+
+  Live.prototype.changed = function (state) {
+    this.version = String(state.version);
+    if (this.mode === "swap") return this.swap(state);
+    this.announce(state);
+    return null;
+  };
+
+  // Replace every region the user is not busy in; announce the change otherwise.
+  Live.prototype.swap = function (state) {
+    var self = this;
+    return fetch(this.box.getAttribute("data-page-url"), {
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.text();
+    }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      var freshBox = fresh.querySelector("[data-live]");
+      if (freshBox) self.version = freshBox.getAttribute("data-version");
+      var kept = self.replaceRegions(fresh);
+      if (kept) self.announce(state); else self.clearBanner();
+    });
+  };
+
+  Live.prototype.replaceRegions = function (fresh) {
+    var kept = false;
+    all(document, "[data-live-region]").forEach(function (region) {
+      var name = region.getAttribute("data-live-region");
+      var next = fresh.querySelector('[data-live-region="' + name + '"]');
+      if (busy(region)) { kept = true; return; }
+      if (!next) { region.hidden = true; region.innerHTML = ""; return; }
+      region.innerHTML = next.innerHTML;
+      region.hidden = next.hidden;
+    });
+    return kept;
+  };
+
+  Live.prototype.announce = function (state) {
+    var banner = this.banner;
+    if (state.change) this.changes.push(state.change);
+    this.changes = this.changes.slice(-3);
+    banner.textContent = "";
+    this.changes.forEach(function (line) {
+      var p = document.createElement("span");
+      p.className = "live-change";
+      p.textContent = line + " ";
+      banner.appendChild(p);
+    });
+    var hint = this.box.getAttribute("data-hint-text");
+    if (hint) banner.appendChild(document.createTextNode(hint + " "));
+    var link = this.box.getAttribute("data-show-text");
+    if (link) {
+      var a = document.createElement("a");
+      a.href = this.box.getAttribute("data-page-url");
+      a.textContent = link;
+      a.setAttribute("data-testid", "live-show");
+      banner.appendChild(a);
+    }
+    banner.hidden = false;
+  };
+
+  Live.prototype.clearBanner = function () {
+    this.changes = [];
+    this.banner.hidden = true;
+  };
+
+  Live.prototype.start = function () {
+    var self = this;
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) { clearTimeout(self.timer); self.timer = null; } else self.poll();
+    });
+    window.addEventListener("online", function () { self.failures = 0; self.poll(); });
+    window.addEventListener("offline", function () { self.setOnline(false); });
+    document.addEventListener("input", markDirty, true);
+    document.addEventListener("change", markDirty, true);
+    this.box.setAttribute("data-live-started", "1");
+    this.schedule(INTERVAL);
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("[data-live]");
+    if (box && window.fetch && window.DOMParser) new Live(box).start();
+  });
+})();
