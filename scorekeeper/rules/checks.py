@@ -92,10 +92,18 @@ def check_redeal(body: Mapping[str, Any]) -> JSON:
     }
 
 
+def check_claim(body: Mapping[str, Any]) -> JSON:
+    """``POST /api/v1/check/claim``: see :func:`scorekeeper.rules.claims.check_claim`."""
+    from .claims import check_claim as run  # imported late: claims uses this module's parsers
+
+    return run(body)
+
+
 CHECKS: dict[str, Callable[[Mapping[str, Any]], JSON]] = {
     "deal": check_deal,
     "play": check_play,
     "redeal": check_redeal,
+    "claim": check_claim,
 }
 """Every check by the last part of its URL."""
 
@@ -127,7 +135,10 @@ def parse_contracts(rules: RuleSet, raw: object) -> tuple[Contract, ...]:
 def parse_cards(raw: object, field: str) -> list[Card]:
     if not isinstance(raw, list):
         raise MalformedError.one(
-            "cards_shape", f'“{field}” must be a list of cards such as ["KH", "10D"].', field=field
+            "cards_shape",
+            f'“{field}” must be a list of cards such as ["KH", "10D"].',
+            field=field,
+            name=field,
         )
     lookup = CARD_BY_TEXT.get
     cards = [lookup(text) if isinstance(text, str) else None for text in raw]
@@ -146,6 +157,7 @@ def parse_hands(raw: object) -> list[list[Card]]:
                 "“hands” must give the hands of seats 0, 1, 2 and 3.",
                 rule="R1",
                 field="hands",
+                variant="seats",
             )
         raw = [raw.get(s, raw.get(int(s))) for s in "0123"]
     if not isinstance(raw, list) or len(raw) != 4:

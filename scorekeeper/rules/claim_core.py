@@ -1,0 +1,135 @@
+"""What the claim searches share: the result, the deadline and the MTD(f) driver.
+
+A claim search answers "how much can the claimant make sure of from here?"
+(:mod:`.claim_search` for trick contracts, :mod:`.claim_trix` for Trix).
+Both are fail-soft alpha-beta searches over the claimant's score *from the
+current position on*, so that a transposition-table entry does not depend on
+the path that led to it.  :func:`adjudicate` runs one of them: a null-window
+test at the claimed score decides the claim, then MTD(f) narrows the exact
+value, then, when the claim fails, the search walks out a defeating line.
+
+>>> class Fixed:  # a toy search whose true value is 40
+...     nodes = 0
+...     def bounds(self): return (-100, 100)
+...     def value(self, alpha, beta): return 40
+...     def defeating_line(self, target, deadline, exact): return [7]
+>>> adjudicate(Fixed(), 0, None)
+ClaimResult(holds=True, guaranteed=40, line=[], decided=True, nodes=0)
+>>> adjudicate(Fixed(), 50, None).line
+[7]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+DEFAULT_TIME_LIMIT = 20.0
+"""Seconds a claim search may take when the caller gives no deadline."""
+MAX_TIME_LIMIT = 60.0
+"""The longest ``time_limit`` the JSON check accepts."""
+CHECK_EVERY = 1023
+"""The searches look at the clock when ``nodes & CHECK_EVERY == 0``."""
+LINE_GRACE = 5.0
+"""Seconds granted beyond the deadline to walk out a defeating line once the claim is decided."""
+INFINITY = 1 << 40
+"""Larger than any score a rule set can produce (values are at most 10 000 each)."""
+
+
+class SearchTimeout(Exception):
+    """The deadline passed in the middle of a search."""
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """The verdict on a claim.
+
+    ``guaranteed`` is the most the claimant can make sure of from the position
+    (None when time ran out before it was exact); ``holds`` is
+    ``guaranteed >= min_score`` (None when no ``min_score`` was given or time ran
+    out first); ``line`` is a defeating line of card indices (None for a Trix
+    pass) when the claim fails; ``decided`` says whether ``holds`` was settled in
+    time (or, without ``min_score``, whether ``guaranteed`` was).
+    """
+
+    holds: bool | None
+    guaranteed: int | None
+    line: list[int | None] = field(default_factory=list)
+    decided: bool = True
+    nodes: int = 0
+
+
+class Search(Protocol):
+    """What :func:`adjudicate` needs of a search."""
+
+    nodes: int
+
+    def bounds(self) -> tuple[int, int]:
+        """Cheap proven bounds (low, high) on the root's value."""
+
+    def value(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta value of the root; may raise :class:`SearchTimeout`."""
+
+    def defeating_line(
+        self, target: int, deadline: float, exact: int | None = None
+    ) -> list[int | None]:
+        """Plays to the end of the deal holding the claimant below ``target`` (at ``exact``)."""
+
+
+def deadline_after(seconds: float | None) -> float:
+    """A ``time.monotonic()`` deadline ``seconds`` from now (default :data:`DEFAULT_TIME_LIMIT`)."""
+    return time.monotonic() + (DEFAULT_TIME_LIMIT if seconds is None else seconds)
+
+
+def mtd(search: Search, low: int, high: int, guess: int) -> int:
+    """The exact root value by MTD(f): null-window tests that squeeze [low, high] to a point.
+
+    Fail-soft answers jump straight to the next possible score, so scores on
+    a coarse grid (multiples of 5, 15, 25…) cost few tests.
+
+    >>> class Toy:
+    ...     nodes = 0
+    ...     def value(self, alpha, beta): return 30 if beta <= 30 else 15
+    >>> mtd(Toy(), -100, 100, 0)  # type: ignore[arg-type]
+    30
+    """
+    g = min(max(guess, low), high)
+    while low < high:
+        beta = g + 1 if g == low else g
+        g = search.value(beta - 1, beta)
+        if g < beta:
+            high = g
+        else:
+            low = g
+    return low
+
+
+def adjudicate(search: Search, min_score: int | None, deadline: float | None) -> ClaimResult:
+    """Decide a claim (null window at ``min_score``), then its exact value, then a defeating line.
+
+    A timeout after the claim is decided still gives a ruling
+    (``guaranteed`` None); one before gives ``decided=False``.
+    """
+    low, high = search.bounds()
+    holds: bool | None = None
+    guaranteed: int | None = None
+    try:
+        if min_score is not None:
+            g = search.value(min_score - 1, min_score)
+            holds = g >= min_score
+            low, high = (g, high) if holds else (low, g)
+        guaranteed = mtd(search, low, high, low if holds else high)
+    except SearchTimeout:
+        if holds is None:
+            return ClaimResult(None, None, [], False, search.nodes)
+    line: list[int | None] = []
+    if holds is False and min_score is not None:
+        line = search.defeating_line(min_score, _line_deadline(deadline), guaranteed)
+    return ClaimResult(holds, guaranteed, line, True, search.nodes)
+
+
+def _line_deadline(deadline: float | None) -> float:
+    """Walking out a line re-uses the proof's table, so it is quick: give it a grace of its own."""
+    now = time.monotonic()
+    return max(deadline or now, now) + LINE_GRACE

@@ -1,0 +1,223 @@
+"""Is a claim's position possible? The checks before a claim search (R1, R3, R7, R9.4, R10).
+
+Positions are bit sets and card indices, as the searches take them. Each
+check raises a :class:`RulesError` whose field points into the JSON body of
+``POST /api/v1/check/claim``.
+
+>>> from scorekeeper.rules.cards import hand_mask, parse_cards
+>>> from scorekeeper.rules.contracts import Contract
+>>> def hand(text): return hand_mask(parse_cards(text.split()))
+>>> hands = [hand("2S 3S"), hand("AS"), hand("QS KS"), hand("TS 9S")]
+>>> check_trick_position(RuleSet(), (Contract.KING,), hands, [Card.parse("JS").index], 1, False)
+>>> check_trick_position(RuleSet(), (Contract.KING,), hands, [], 1, False)
+Traceback (most recent call last):
+...
+scorekeeper.rules.errors.IllegalError: Seat 2 holds 2 cards, but with no card in the current \
+trick every player holds the same number as the leader (seat 1 holds 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, Card, Rank, cards_of
+from .contracts import Contract
+from .errors import IllegalError, MalformedError
+from .ruleset import RuleSet
+from .rulings import RULE_OF
+from .trickplay import (
+    BROKEN_HEARTS,
+    MUST_DISCARD,
+    MUST_FOLLOW,
+    NO_HEART_LEAD,
+    fault_code,
+    plan_for,
+)
+
+__all__ = ["check_doubled", "check_trick_position", "check_trix_position"]
+
+Names = Sequence[str] | None
+
+
+def _who(seat: int, names: Names) -> str:
+    return names[seat] if names else f"seat {seat}"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def check_trick_position(
+    rules: RuleSet,
+    contracts: Sequence[Contract],
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    hearts_broken: bool,
+    names: Names = None,
+) -> None:
+    """Hands and the trick in progress: no card twice, consistent sizes, legal so far."""
+    if len(trick) > 3:
+        message = f"The current trick can hold at most 3 cards before the claim, not {len(trick)}."
+        raise MalformedError.one(
+            "trick_too_long", message, rule="R10", field="current_trick", count=len(trick)
+        )
+    _no_card_twice(hands, trick, names)
+    _sizes(hands, len(trick), leader, names)
+    _trick_legal(rules, contracts, hands, trick, leader, hearts_broken, names)
+
+
+def _no_card_twice(hands: Sequence[int], trick: Sequence[int], names: Names) -> None:
+    seen = 0
+    for seat, hand in enumerate(hands):
+        if seen & hand:
+            card = cards_of(seen & hand)[0]
+            message = f"The {card.pretty} is in two hands; {_who(seat, names)} is the second."
+            raise MalformedError.one(
+                "card_twice", message, rule="R1", field=f"hands.{seat}", card=str(card)
+            )
+        seen |= hand
+    for i, index in enumerate(trick):
+        card = ALL_CARDS[index]
+        if seen >> index & 1:
+            message = f"The {card.pretty} is in the current trick and also held, or played twice."
+            raise MalformedError.one(
+                "card_twice", message, rule="R1", field=f"current_trick.{i}", card=str(card)
+            )
+        seen |= 1 << index
+
+
+def _sizes(hands: Sequence[int], played: int, leader: int, names: Names) -> None:
+    """Those who played to the current trick hold one card fewer than the others (R10)."""
+    each = hands[leader].bit_count() + (1 if played else 0)
+    for i in range(4):
+        seat = (leader + i) & 3
+        want = each - 1 if i < played else each
+        have = hands[seat].bit_count()
+        if have != want or each > 13:
+            raise _size_error(seat, have, want, played, leader, names)
+
+
+def _size_error(
+    seat: int, have: int, want: int, played: int, leader: int, names: Names
+) -> IllegalError:
+    who, lead = _cap(_who(seat, names)), _who(leader, names)
+    if want > 13:
+        message = f"{who} holds {_plural(have, 'card')}; a hand holds at most 13."
+    elif played:
+        message = (
+            f"{who} holds {_plural(have, 'card')}, but with {_plural(played, 'card')} in the "
+            f"current trick led by {lead}, {_who(seat, names)} should hold {want}."
+        )
+    else:
+        message = (
+            f"{who} holds {_plural(have, 'card')}, but with no card in the current trick every "
+            f"player holds the same number as the leader ({lead} holds {want})."
+        )
+    error = IllegalError.one(
+        "hand_sizes", message, rule="R10", field=f"hands.{seat}", seat=seat, count=have, want=want
+    )
+    assert isinstance(error, IllegalError)
+    return error
+
+
+def _trick_legal(
+    rules: RuleSet,
+    contracts: Sequence[Contract],
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    hearts_broken: bool,
+    names: Names,
+) -> None:
+    """Each card of the current trick was a legal play from its player's hand then."""
+    plan = plan_for(rules, contracts)
+    for i, index in enumerate(trick):
+        seat = (leader + i) & 3
+        code = fault_code(plan, hands[seat] | 1 << index, trick[:i], hearts_broken, index)
+        if code is not None:
+            card, who = ALL_CARDS[index].pretty, _cap(_who(seat, names))
+            message = f"{who} could not have played {card} to the current trick: " + _WHY[code]
+            raise IllegalError.one(
+                code, message, rule=RULE_OF[code], field=f"current_trick.{i}", card=str(card)
+            )
+
+
+_WHY = {
+    MUST_FOLLOW: "he still holds the suit led, so he had to follow suit.",
+    NO_HEART_LEAD: "a heart may be led only by a player who holds nothing else.",
+    BROKEN_HEARTS: "no heart may be led before hearts are broken while the leader holds another "
+    'suit (give "hearts_broken": true if a heart was discarded on another suit earlier).',
+    MUST_DISCARD: "unable to follow suit, he had to discard a penalty card, and still holds one.",
+}
+
+
+def check_doubled(rules: RuleSet, contracts: Sequence[Contract], doubled: Sequence[Card]) -> int:
+    """The exposed cards as a bit set: doubling on, each a K♥ or queen of the deal (R3, R4)."""
+    mask = 0
+    for i, card in enumerate(doubled):
+        field = f"doubled.{i}"
+        king_ok = card == KING_OF_HEARTS and Contract.KING in contracts
+        queen_ok = card.rank == Rank.QUEEN and Contract.QUEENS in contracts
+        if not rules.doubling:
+            message = f"Doubling is off in this game's rules, so {card.pretty} cannot be doubled."
+            raise MalformedError.one("doubling_off", message, rule="R9.1", field=field)
+        if not (king_ok or queen_ok):
+            message = (
+                f"{card.pretty} cannot be doubled in this deal: only the K♥ in King of Hearts "
+                "and the queens in Queens can be."
+            )
+            rule = "R3" if card == KING_OF_HEARTS else "R4"
+            raise MalformedError.one("not_doubleable", message, rule=rule, field=field)
+        if mask & card.bit:
+            message = f"{card.pretty} is listed twice among the doubled cards."
+            raise MalformedError.one("doubled_twice", message, rule="R3", field=field)
+        mask |= card.bit
+    return mask
+
+
+def check_trix_position(
+    hands: Sequence[int], layout: int, to_play: int, out: Sequence[int], names: Names = None
+) -> None:
+    """Layout and hands share out the pack; the players out hold nothing; the turn is live."""
+    seen = layout
+    for seat, hand in enumerate(hands):
+        if seen & hand:
+            card = cards_of(seen & hand)[0]
+            where = "the layout" if layout & card.bit else "another hand"
+            message = f"The {card.pretty} held by {_who(seat, names)} is also in {where}."
+            raise MalformedError.one(
+                "card_twice", message, rule="R7", field=f"hands.{seat}", card=str(card)
+            )
+        seen |= hand
+    if seen != FULL_DECK:
+        missing = [c.pretty for c in cards_of(FULL_DECK ^ seen)]
+        message = (
+            f"Every card is either laid out or held; {_plural(len(missing), 'card')} "
+            f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}) are neither."
+        )
+        raise MalformedError.one("cards_missing", message, rule="R7", field="hands")
+    _out_consistent(hands, out, names)
+    if len(out) < 3 and to_play in out:
+        message = f"It cannot be {_who(to_play, names)}'s turn: that player is already out."
+        raise IllegalError.one("turn_of_player_out", message, rule="R7", field="to_play")
+
+
+def _out_consistent(hands: Sequence[int], out: Sequence[int], names: Names) -> None:
+    if len(set(out)) != len(out) or len(out) > 3:
+        message = "“out” lists the seats already out, each once, at most three."
+        raise MalformedError.one("out_shape", message, rule="R7", field="out")
+    for seat, hand in enumerate(hands):
+        if (seat in out) != (not hand):
+            who = _cap(_who(seat, names))
+            if hand:
+                message = (
+                    f"{who} is listed as out but still holds {_plural(hand.bit_count(), 'card')}."
+                )
+            else:
+                message = f"{who} holds no card, so he is out: list him in “out”."
+            raise IllegalError.one("out_mismatch", message, rule="R7", field="out", seat=seat)

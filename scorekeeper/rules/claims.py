@@ -1,0 +1,236 @@
+"""Claim adjudication, "the dispute desk": the public API and the JSON check (API.md).
+
+A claim: from this position, seat ``seat`` makes sure of at least
+``min_score`` points from the rest of the deal, whatever the others do, all
+hands known (double-dummy), the three others acting together against him.
+"0 in Collections" is "I take no more tricks", "0 in King of Hearts" is "I
+won't take the K♥", "200 in Trix" is "I go out first".
+
+* :func:`solve_claim` (trick contracts, :mod:`.claim_search`) and
+  :func:`solve_trix_claim` (Trix, :mod:`.claim_trix`) take bit sets and card
+  indices and return a :class:`ClaimResult`;
+* :func:`check_claim` is ``POST /api/v1/check/claim``: JSON in, JSON out.
+
+>>> answer = check_claim({"contracts": ["collections"], "king": 0,
+...     "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+...     "current_trick": [], "leader": 0, "claim": {"seat": 0, "min_score": 0},
+...     "names": ["Rana", "Sami", "Omar", "Lina"]})
+>>> answer["holds"], answer["guaranteed"], answer["line"]
+(True, 0, [])
+>>> answer["message"]
+'The claim holds: Rana can make sure of at least 0 from here (he takes no more tricks \
+whatever the others do).'
+>>> answer = check_claim({"contracts": ["collections"], "king": 0,
+...     "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+...     "current_trick": [], "leader": 0, "claim": {"seat": 1, "min_score": 0}})
+>>> answer["holds"], answer["guaranteed"], answer["line"][:4], answer["message"]
+(False, -30, ['2S', 'KS', 'JS', '9S'], 'The claim fails: the others can hold seat 1 to −30; \
+see the line.')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import ALL_CARDS, KING_OF_HEARTS, Card, hand_mask
+from .checks import parse_cards, parse_contracts, parse_hands, parse_names
+from .claim_core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
+from .claim_position import check_doubled, check_trick_position, check_trix_position
+from .claim_search import solve_claim
+from .claim_trix import solve_trix_claim
+from .contracts import Contract
+from .errors import MalformedError
+from .ruleset import RuleSet
+from .trix import Layout
+from .wire import parse_seat, required
+
+__all__ = ["ClaimResult", "check_claim", "solve_claim", "solve_trix_claim"]
+
+JSON = dict[str, Any]
+_COMMON = {"rules", "contracts", "king", "hands", "claim", "time_limit", "names"}
+_TRICK_ONLY = {"doubled", "current_trick", "leader", "hearts_broken"}
+_TRIX_ONLY = {"layout", "to_play", "out"}
+
+
+def check_claim(body: Mapping[str, Any]) -> JSON:
+    """``POST /api/v1/check/claim``: does the claim hold, what is guaranteed, a defeating line."""
+    rules = RuleSet.from_dict(body.get("rules"))
+    contracts = parse_contracts(rules, required(body, "contracts"))
+    trix = contracts == (Contract.TRIX,)
+    _only_keys(body, _COMMON | (_TRIX_ONLY if trix else _TRICK_ONLY), trix)
+    if body.get("king") is not None:
+        parse_seat(body["king"], "king")
+    seat, min_score = _claim(required(body, "claim"))
+    limit = _time_limit(body.get("time_limit"))
+    names = parse_names(body.get("names"))
+    hands = _hand_masks(parse_hands(required(body, "hands")))
+    deadline = time.monotonic() + limit
+    if trix:
+        result = _trix(rules, body, hands, seat, min_score, deadline, names)
+    else:
+        result = _tricks(rules, contracts, body, hands, seat, min_score, deadline, names)
+    who = names[seat] if names else f"seat {seat}"
+    return {
+        "ok": True,
+        "holds": result.holds,
+        "guaranteed": result.guaranteed,
+        "line": ["pass" if c is None else str(ALL_CARDS[c]) for c in result.line],
+        "decided": result.decided,
+        "nodes": result.nodes,
+        "message": claim_sentence(result, rules, contracts, who, min_score, limit, hands),
+    }
+
+
+def _tricks(
+    rules: RuleSet,
+    contracts: tuple[Contract, ...],
+    body: Mapping[str, Any],
+    hands: list[int],
+    seat: int,
+    min_score: int,
+    deadline: float,
+    names: Sequence[str] | None,
+) -> ClaimResult:
+    trick = [c.index for c in parse_cards(body.get("current_trick") or [], "current_trick")]
+    leader = parse_seat(required(body, "leader"), "leader")
+    broken = body.get("hearts_broken", False)
+    if not isinstance(broken, bool):
+        message = f"“hearts_broken” must be true or false, not {broken!r}."
+        raise MalformedError.one("bad_hearts_broken", message, rule="R3", field="hearts_broken")
+    doubled = check_doubled(rules, contracts, parse_cards(body.get("doubled") or [], "doubled"))
+    check_trick_position(rules, contracts, hands, trick, leader, broken, names)
+    return solve_claim(
+        rules, contracts, 0, hands, trick, leader, doubled, seat, min_score, broken, deadline
+    )
+
+
+def _trix(
+    rules: RuleSet,
+    body: Mapping[str, Any],
+    hands: list[int],
+    seat: int,
+    min_score: int,
+    deadline: float,
+    names: Sequence[str] | None,
+) -> ClaimResult:
+    layout = Layout.from_dict(required(body, "layout"))
+    out = _out(body.get("out") or [])
+    over = len(out) == 3
+    to_play = 0 if over and body.get("to_play") is None else _to_play(body)
+    check_trix_position(hands, layout.played, to_play, out, names)
+    if over:  # the deal is over: the places are known
+        order = [*out, next(s for s in range(4) if s not in out)]
+        award = rules.sign * rules.values.trix[order.index(seat)]
+        return ClaimResult(award >= min_score, award, [], True, 0)
+    return solve_trix_claim(rules, layout, hands, to_play, out, seat, min_score, deadline)
+
+
+def _to_play(body: Mapping[str, Any]) -> int:
+    return parse_seat(required(body, "to_play"), "to_play")
+
+
+def claim_sentence(
+    result: ClaimResult,
+    rules: RuleSet,
+    contracts: tuple[Contract, ...],
+    who: str,
+    min_score: int,
+    limit: float,
+    hands: list[int],
+) -> str:
+    """One plain sentence for the table.
+
+    >>> claim_sentence(ClaimResult(None, None, [], False), RuleSet(), (Contract.KING,),
+    ...                "Sami", 0, 20.0, [0, 0, 0, 0])
+    'Not decided in time (20 s): no ruling.'
+    """
+    if not result.decided:
+        return f"Not decided in time ({limit:g} s): no ruling."
+    g = result.guaranteed
+    if result.holds:
+        why = _reason(rules, contracts, min_score, hands)
+        if why is None:
+            why = "whatever the others do" if g is None else f"best play gives him {_num(g)}"
+        return (
+            f"The claim holds: {who} can make sure of at least {_num(min_score)} from here ({why})."
+        )
+    if g is None:
+        return f"The claim fails: the others can keep {who} below {_num(min_score)}; see the line."
+    return f"The claim fails: the others can hold {who} to {_num(g)}; see the line."
+
+
+def _reason(
+    rules: RuleSet, contracts: tuple[Contract, ...], min_score: int, hands: list[int]
+) -> str | None:
+    """The everyday words of the usual claims, when they apply."""
+    normal = not rules.inverted
+    if contracts == (Contract.COLLECTIONS,) and min_score == 0 and normal:
+        return "he takes no more tricks whatever the others do"
+    in_play = any(h & KING_OF_HEARTS.bit for h in hands)
+    if contracts == (Contract.KING,) and min_score == 0 and normal and in_play:
+        return "he does not take the K♥ whatever the others do"
+    if contracts == (Contract.TRIX,) and min_score == rules.sign * rules.values.trix[0]:
+        return "he goes out first whatever the others do"
+    return None
+
+
+def _num(n: int) -> str:
+    return str(n).replace("-", "−")
+
+
+# --- reading the body ------------------------------------------------------------------------
+
+
+def _claim(raw: object) -> tuple[int, int]:
+    if not isinstance(raw, Mapping):
+        message = "“claim” must give the claimant's “seat” and the “min_score” he claims."
+        raise MalformedError.one("claim_shape", message, field="claim")
+    seat = parse_seat(raw.get("seat"), "claim.seat")
+    score = raw.get("min_score")
+    if not isinstance(score, int) or isinstance(score, bool) or abs(score) > 1_000_000:
+        message = f"“min_score” must be a whole number of points, not {score!r}."
+        raise MalformedError.one("bad_min_score", message, field="claim.min_score")
+    return seat, score
+
+
+def _time_limit(raw: object) -> float:
+    if raw is None:
+        return DEFAULT_TIME_LIMIT
+    ok = isinstance(raw, int | float) and not isinstance(raw, bool)
+    if not ok or not 0 < raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
+        message = f"“time_limit” must be a number of seconds above 0 and at most 60, not {raw!r}."
+        raise MalformedError.one("bad_time_limit", message, field="time_limit")
+    return float(raw)  # type: ignore[arg-type]
+
+
+def _out(raw: object) -> list[int]:
+    if not isinstance(raw, list):
+        message = "“out” must list the seats already out, first out first."
+        raise MalformedError.one("out_shape", message, rule="R7", field="out")
+    return [parse_seat(s, f"out.{i}") for i, s in enumerate(raw)]
+
+
+def _hand_masks(hands: list[list[Card]]) -> list[int]:
+    masks = [hand_mask(hand) for hand in hands]
+    for seat, (hand, mask) in enumerate(zip(hands, masks, strict=True)):
+        if mask.bit_count() != len(hand):
+            card = next(c for i, c in enumerate(hand) if c in hand[:i])
+            message = f"{card.pretty} is given twice in seat {seat}'s hand."
+            raise MalformedError.one(
+                "card_twice_in_hand", message, rule="R1", field=f"hands.{seat}"
+            )
+    return masks
+
+
+def _only_keys(body: Mapping[str, Any], allowed: set[str], trix: bool) -> None:
+    for key in sorted(str(k) for k in body):
+        if key in allowed or body[key] in (None, []):
+            continue
+        if key in _TRICK_ONLY | _TRIX_ONLY:
+            kind, other = ("Trix", "trick contracts") if trix else ("trick contracts", "Trix")
+            message = f"“{key}” is for claims in {other}, not in {kind}."
+        else:
+            message = f"“{key}” is not a field of a claim; use " + ", ".join(sorted(allowed)) + "."
+        raise MalformedError.one("unknown_field", message, field=key)

@@ -1,0 +1,427 @@
+"""Claims in the trick contracts (R3–R6, R9, R10): the search against a plain minimax.
+
+The brute force below is written from the rulebook, independently of the
+engine's search: every legal card (``tricks.legal_cards``) at every turn, no
+pruning, no equivalences, and its own per-trick scorer, itself checked
+against :func:`score_deal` on complete deals.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
+from scorekeeper.rules.claim_core import ClaimResult
+from scorekeeper.rules.claim_search import doubled_holders_of, solve_claim
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
+from scorekeeper.rules.deals import random_deal
+from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet, SelfCapture, Values
+from scorekeeper.rules.scoring import score_deal
+from scorekeeper.rules.trickplay import first_leader, plan_for
+from scorekeeper.rules.tricks import breaks_hearts, legal_cards, replay_tricks, trick_winner
+
+K, Q, D, C = Contract.KING, Contract.QUEENS, Contract.DIAMONDS, Contract.COLLECTIONS
+ANY = Combination.ANY
+QUEEN_INDICES = frozenset(q.index for q in QUEENS)
+KH = KING_OF_HEARTS.index
+
+
+def mask(text: str) -> int:
+    return hand_mask(Card.parse(t) for t in text.split())
+
+
+def idx(text: str) -> list[int]:
+    return [Card.parse(t).index for t in text.split()]
+
+
+# --- the brute force ---------------------------------------------------------------------------
+
+
+def card_score(rules: RuleSet, seat: int, holder: int | None, value: int, winner: int) -> int:
+    """The claimant's score for one K♥ or queen taken by ``winner`` (R3, R4)."""
+    if holder is None:
+        return -value if winner == seat else 0
+    if holder == winner:
+        double = rules.doubled_self_capture is SelfCapture.DOUBLE
+        return (-2 * value if double else -value) if winner == seat else 0
+    return (-2 * value if winner == seat else 0) + (value if holder == seat else 0)
+
+
+def trick_score(
+    rules: RuleSet,
+    contracts: Sequence[Contract],
+    seat: int,
+    holders: dict[int, int],
+    cards: Sequence[int],
+    winner: int,
+) -> int:
+    """The claimant's signed score from one trick (R3–R6, R9.1, R9.7, R9.8)."""
+    values, score = rules.values, 0
+    if C in contracts and winner == seat:
+        score -= values.trick
+    for card in cards:
+        if D in contracts and card // 13 == 2 and winner == seat:
+            score -= values.diamond
+        holder = holders.get(card) if rules.doubling else None
+        if K in contracts and card == KH:
+            score += card_score(rules, seat, holder, values.king, winner)
+        if Q in contracts and card in QUEEN_INDICES:
+            score += card_score(rules, seat, holder, values.queen, winner)
+    return rules.sign * score
+
+
+@dataclass
+class Position:
+    rules: RuleSet
+    contracts: tuple[Contract, ...]
+    dealt: list[int]
+    hands: list[int]
+    trick: list[int]
+    leader: int
+    broken: bool
+    doubled: int
+
+    def holders(self) -> dict[int, int]:
+        """Doubled cards still in play, by their holder in the dealt hands."""
+        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        in_play |= sum(1 << c for c in self.trick)
+        return {
+            c: s
+            for c in indices_of(self.doubled & in_play)
+            for s in range(4)
+            if self.dealt[s] >> c & 1
+        }
+
+
+def brute(pos: Position, seat: int) -> int:
+    """Plain minimax: the claimant maximises, the other three minimise."""
+    rules, contracts, holders = pos.rules, pos.contracts, pos.holders()
+    hands = list(pos.hands)
+
+    def rec(trick: list[int], leader: int, broken: bool) -> int:
+        if not trick and not any(hands):
+            return 0
+        player = (leader + len(trick)) & 3
+        values = []
+        for card in indices_of(legal_cards(rules, contracts, hands[player], trick, broken)):
+            hands[player] ^= 1 << card
+            played = [*trick, card]
+            if len(played) == 4:
+                winner = trick_winner(leader, played)
+                score = trick_score(rules, contracts, seat, holders, played, winner)
+                values.append(score + rec([], winner, broken or breaks_hearts(played)))
+            else:
+                values.append(rec(played, leader, broken))
+            hands[player] ^= 1 << card
+        return max(values) if player == seat else min(values)
+
+    return rec(list(pos.trick), pos.leader, pos.broken)
+
+
+def replay_line(pos: Position, seat: int, line: Sequence[int | None]) -> int:
+    """Play a line card by card, each checked legal; the claimant's score; must end the deal."""
+    rules, contracts, holders = pos.rules, pos.contracts, pos.holders()
+    hands, trick, leader, broken, total = (
+        list(pos.hands),
+        list(pos.trick),
+        pos.leader,
+        pos.broken,
+        0,
+    )
+    for card in line:
+        assert card is not None
+        player = (leader + len(trick)) & 3
+        assert legal_cards(rules, contracts, hands[player], trick, broken) >> card & 1
+        hands[player] ^= 1 << card
+        trick.append(card)
+        if len(trick) == 4:
+            winner = trick_winner(leader, trick)
+            total += trick_score(rules, contracts, seat, holders, trick, winner)
+            broken = broken or breaks_hearts(trick)
+            trick, leader = [], winner
+    assert not trick and not any(hands), "the line must run to the end of the deal"
+    return total
+
+
+def random_position(
+    rng: random.Random, rules: RuleSet, contracts: Sequence[Contract], cards: int, mid: bool
+) -> Position:
+    """A random legal deal, cut with ``cards`` tricks to go (mid-trick when ``mid``)."""
+    king = rng.randrange(4)
+    dealt, tricks = random_deal(rng, rules, contracts, king)
+    leader, broken, hands = first_leader(plan_for(rules, contracts), king), False, list(dealt)
+    for trick in tricks[: 13 - cards]:
+        for i, card in enumerate(trick):
+            hands[(leader + i) & 3] ^= 1 << card
+        broken = broken or breaks_hearts(trick)
+        leader = trick_winner(leader, trick)
+    current = tricks[13 - cards][: rng.randrange(4)] if mid else []
+    for i, card in enumerate(current):
+        hands[(leader + i) & 3] ^= 1 << card
+    doubled = 0
+    if rules.doubling:
+        for card in [KH, *sorted(QUEEN_INDICES)]:
+            doubled |= (rng.random() < 0.5) << card
+    return Position(rules, tuple(contracts), dealt, hands, current, leader, broken, doubled)
+
+
+def solve(pos: Position, seat: int, min_score: int | None, **kw: object) -> ClaimResult:
+    return solve_claim(
+        pos.rules,
+        pos.contracts,
+        0,
+        pos.hands,
+        pos.trick,
+        pos.leader,
+        pos.doubled,
+        seat,
+        min_score,
+        pos.broken,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+# --- the brute force's scorer is the engine's scorer -------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_r11_trick_scorer_agrees_with_score_deal(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = RuleSet(
+        combination=ANY,
+        doubled_self_capture=[SelfCapture.SINGLE, SelfCapture.DOUBLE][seed % 2],
+        inverted=seed % 3 == 0,
+        values=Values(king=60, queen=20, diamond=15, trick=10) if seed == 4 else Values(),
+    )
+    contracts = [TRICK_CONTRACTS[seed % 4]] if seed < 4 else list(TRICK_CONTRACTS)
+    dealt, tricks = random_deal(rng, rules, contracts, 0)
+    doubleable = [KING_OF_HEARTS] * (K in contracts) + list(QUEENS) * (Q in contracts)
+    doubled = [card for card in doubleable if rng.random() < 0.5]
+    hands = [[ALL_CARDS[c] for c in indices_of(h)] for h in dealt]
+    cards = [[ALL_CARDS[c] for c in t] for t in tricks]
+    replay = replay_tricks(rules, contracts, 0, cards, hands, doubled)
+    assert replay.ruled is not None
+    scores = score_deal(rules, contracts, replay.ruled)
+    holders = {c.index: s for c in doubled for s in range(4) if dealt[s] >> c.index & 1}
+    for seat in range(4):
+        leader, total = first_leader(plan_for(rules, contracts), 0), 0
+        for trick in tricks:
+            winner = trick_winner(leader, trick)
+            total += trick_score(rules, contracts, seat, holders, trick, winner)
+            leader = winner
+        assert total == scores[seat]
+
+
+# --- the search against the brute force --------------------------------------------------------
+
+SETUPS: list[tuple[str, RuleSet, tuple[Contract, ...]]] = [
+    ("r3_king", RuleSet(), (K,)),
+    ("r4_queens", RuleSet(), (Q,)),
+    ("r5_diamonds", RuleSet(), (D,)),
+    ("r6_collections", RuleSet(), (C,)),
+    ("r3_no_heart_lead", RuleSet(heart_lead=HeartLead.ONLY_HEARTS), (K,)),
+    ("r3_hearts_broken", RuleSet(heart_lead=HeartLead.BROKEN), (K,)),
+    ("r3_r4_self_capture_double", RuleSet(doubled_self_capture=SelfCapture.DOUBLE), (K,)),
+    ("r9_1_no_doubling", RuleSet(doubling=False), (Q,)),
+    ("r9_4_penalty_discard_king", RuleSet(penalty_discard=True), (K,)),
+    ("r9_4_penalty_discard_queens", RuleSet(penalty_discard=True), (Q,)),
+    ("r9_4_penalty_discard_diamonds", RuleSet(penalty_discard=True), (D,)),
+    ("r9_6_all_four", RuleSet(combination=ANY), TRICK_CONTRACTS),
+    ("r9_6_queens_diamonds", RuleSet(combination=ANY, penalty_discard=True), (Q, D)),
+    ("r9_6_king_collections", RuleSet(combination=ANY, heart_lead=HeartLead.BROKEN), (K, C)),
+    ("r9_7_values", RuleSet(values=Values(king=60, queen=30, diamond=15, trick=10)), (Q,)),
+    ("r9_8_inverted", RuleSet(inverted=True, combination=ANY), (K, Q, D)),
+    ("r9_8_inverted_collections", RuleSet(inverted=True), (C,)),
+]
+
+
+@pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_search_equals_brute_force(name: str, rules: RuleSet, contracts: tuple[Contract]) -> None:
+    rng = random.Random(name)
+    for n in range(14):
+        cards = (
+            4 if n in (3, 7) else 1 + n % 3
+        )  # 4-card positions mid-trick: the brute force is slow
+        pos = random_position(rng, rules, contracts, cards, mid=n % 2 == 1)
+        seat = rng.randrange(4)
+        exact = brute(pos, seat)
+        claim = exact + rng.choice([-10, 0, 1, 15])
+        result = solve(pos, seat, claim)
+        assert (result.guaranteed, result.holds, result.decided) == (exact, exact >= claim, True)
+        if result.holds:
+            assert result.line == []
+        else:
+            assert replay_line(pos, seat, result.line) == exact < claim
+
+
+def test_without_min_score_the_exact_value_only() -> None:
+    pos = random_position(random.Random(3), RuleSet(), (C,), 3, False)
+    result = solve(pos, 2, None)
+    assert result.holds is None and result.decided and result.line == []
+    assert result.guaranteed == brute(pos, 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    contracts=st.sampled_from([(K,), (Q,), (D,), (C,), TRICK_CONTRACTS]),
+    cards=st.integers(1, 3),
+    penalty=st.booleans(),
+)
+def test_property_search_equals_brute_force(
+    seed: int, contracts: tuple[Contract], cards: int, penalty: bool
+) -> None:
+    rules = RuleSet(combination=ANY, penalty_discard=penalty)
+    rng = random.Random(seed)
+    pos = random_position(rng, rules, contracts, cards, mid=rng.random() < 0.5)
+    seat = rng.randrange(4)
+    assert solve(pos, seat, None).guaranteed == brute(pos, seat)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), turn=st.integers(1, 3), cards=st.integers(2, 4))
+def test_property_seats_are_symmetric(seed: int, turn: int, cards: int) -> None:
+    """Turning the table (every seat moves ``turn`` places) changes no claim's value."""
+    rng = random.Random(seed)
+    rules = RuleSet(combination=ANY)
+    pos = random_position(rng, rules, TRICK_CONTRACTS, cards, mid=True)
+    seat = rng.randrange(4)
+    turned = Position(
+        rules,
+        pos.contracts,
+        [pos.dealt[(s - turn) & 3] for s in range(4)],
+        [pos.hands[(s - turn) & 3] for s in range(4)],
+        pos.trick,
+        (pos.leader + turn) & 3,
+        pos.broken,
+        pos.doubled,
+    )
+    assert solve(turned, (seat + turn) & 3, None).guaranteed == solve(pos, seat, None).guaranteed
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), claim=st.integers(-200, 100))
+def test_property_holds_iff_guaranteed_reaches_the_claim(seed: int, claim: int) -> None:
+    rng = random.Random(seed)
+    pos = random_position(rng, RuleSet(combination=ANY), TRICK_CONTRACTS, 3, mid=True)
+    result = solve(pos, rng.randrange(4), claim)
+    assert result.guaranteed is not None and result.holds == (result.guaranteed >= claim)
+
+
+# --- golden cases ------------------------------------------------------------------------------
+
+
+def position(
+    hands: Sequence[str],
+    trick: str = "",
+    leader: int = 0,
+    contracts: tuple[Contract, ...] = (C,),
+    rules: RuleSet | None = None,
+    doubled: str = "",
+) -> Position:
+    masks = [mask(h) for h in hands]
+    return Position(
+        rules or RuleSet(), contracts, masks, masks, idx(trick), leader, False, mask(doubled)
+    )
+
+
+def test_r6_no_more_tricks_with_only_low_cards_holds() -> None:
+    pos = position(["2S 2H 2D", "AS AH AD", "KS KH KD", "QS QH QD"])
+    result = solve(pos, 0, 0)
+    assert (result.holds, result.guaranteed, result.line) == (True, 0, [])
+
+
+def test_r6_no_more_tricks_fails_with_a_high_card() -> None:
+    pos = position(["AS 2H 2D", "3S AH AD", "KS KH KD", "QS QH QD"], leader=1)
+    result = solve(pos, 0, 0)
+    assert (result.holds, result.guaranteed) == (False, -15)
+    assert replay_line(pos, 0, result.line) == -15
+    assert ALL_CARDS[result.line[0] or 0] == Card.parse("3S")  # the spade lead fells his ace
+
+
+def test_r6_mid_trick_claim_counts_the_current_trick() -> None:
+    pos = position(["AS 2H", "3S AH", "KH", "QS QH"], trick="KS", leader=2)
+    result = solve(pos, 0, 0)
+    assert (result.holds, result.guaranteed) == (False, -15)  # his A♠ must take the K♠ now
+
+
+def test_r3_wont_take_the_king_of_hearts_holds() -> None:
+    pos = position(["KH 2C", "AH 3C", "2H 4C", "3H 5C"], contracts=(K,))
+    assert (solve(pos, 0, 0).holds, solve(pos, 0, 0).guaranteed) == (True, 0)
+
+
+def test_r3_doubled_king_taken_by_another_pays_its_holder() -> None:
+    pos = position(["KH 2C", "AH 3C", "2H 4C", "3H 5C"], contracts=(K,), doubled="KH")
+    result = solve(pos, 0, 75)
+    assert (result.holds, result.guaranteed) == (True, 75)
+    assert solve(pos, 1, 0).guaranteed == -150  # the ace of hearts must take it, doubled
+
+
+def test_r3_wont_take_the_king_of_hearts_fails() -> None:
+    pos = position(["KH AC", "QH 2C", "JH 3C", "2H 4C"], leader=1, contracts=(K,))
+    result = solve(pos, 0, 0)
+    assert (result.holds, result.guaranteed) == (False, -75)
+    assert replay_line(pos, 0, result.line) == -75
+
+
+def test_r3_self_capture_double_house_rule() -> None:
+    hands = ["KH AC", "QH 2C", "JH 3C", "2H 4C"]
+    single = position(hands, leader=1, contracts=(K,), doubled="KH")
+    double = position(
+        hands,
+        leader=1,
+        contracts=(K,),
+        doubled="KH",
+        rules=RuleSet(doubled_self_capture=SelfCapture.DOUBLE),
+    )
+    assert solve(single, 0, 0).guaranteed == -75
+    assert solve(double, 0, 0).guaranteed == -150
+
+
+def test_r9_8_inverted_signs_the_claimant_wants_the_tricks() -> None:
+    pos = position(["AS 2H 2D", "3S AH AD", "KS KH KD", "QS QH QD"], rules=RuleSet(inverted=True))
+    result = solve(pos, 1, 30)
+    assert (result.holds, result.guaranteed) == (True, 30)
+
+
+def test_r3_doubled_holder_from_the_current_trick_or_given() -> None:
+    assert doubled_holders_of(1 << KH, [0, 0, 0, 0], [5, KH], 3) == {KH: 0}
+    assert doubled_holders_of(1 << KH, [0, 0, 0, 0], [], 3) == {}  # played earlier: no matter
+    pos = position(["2C", "AH", "3C", "4C"], trick="", contracts=(K,))
+    # The K♥ is gone from play; a holder given for it changes nothing.
+    result = solve(pos, 0, 0, doubled_holders={KH: 0})
+    assert result.guaranteed == 0
+
+
+def test_r3_doubled_king_in_the_current_trick() -> None:
+    pos = position(["2H", "AH", "3H", ""], trick="KH", leader=3, contracts=(K,), doubled="KH")
+    assert solve(pos, 3, 0).guaranteed == 75  # seat 3 doubled it and led it; the ace takes it
+
+
+# --- the deadline --------------------------------------------------------------------------------
+
+
+def full_deal(seed: int, contracts: tuple[Contract, ...]) -> Position:
+    return random_position(random.Random(seed), RuleSet(combination=ANY), contracts, 13, False)
+
+
+def test_deadline_answers_undecided_quickly() -> None:
+    pos = full_deal(11, (K,))
+    start = time.monotonic()
+    result = solve(pos, 0, 0, deadline=time.monotonic() + 0.05)
+    assert time.monotonic() - start < 2
+    assert (result.holds, result.guaranteed, result.decided, result.line) == (None, None, False, [])
+
+
+def test_deadline_after_the_claim_is_decided_keeps_the_ruling() -> None:
+    pos = full_deal(2, (C,))
+    result = solve(pos, 1, 0, deadline=time.monotonic() + 0.3)
+    assert (result.holds, result.guaranteed, result.decided) == (False, None, True)
+    assert replay_line(pos, 1, result.line) < 0

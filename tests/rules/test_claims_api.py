@@ -1,0 +1,327 @@
+"""POST /api/v1/check/claim (API.md): the wire format, its answers and its refusals."""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper.rules.checks import CHECKS, guess_kind
+from scorekeeper.rules.claims import check_claim
+from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
+
+NAMES = ["Rana", "Sami", "Omar", "Lina"]
+SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}
+
+
+def body(**changes: Any) -> dict[str, Any]:
+    """A Collections claim by seat 0, "no more tricks", with ``changes`` applied."""
+    base: dict[str, Any] = {
+        "rules": {},
+        "contracts": ["collections"],
+        "king": 0,
+        "hands": copy.deepcopy(SPADES),
+        "current_trick": [],
+        "leader": 0,
+        "claim": {"seat": 0, "min_score": 0},
+        "names": NAMES,
+    }
+    base.update(changes)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def trix_body(**changes: Any) -> dict[str, Any]:
+    """Rana holds Q♠ 10♠ and plays first; Sami holds Q♥ 10♥; Lina all but the rest."""
+    held = {"QS", "TS", "QH", "TH", "QD", "TD", "JS", "JH", "JD", "JC"}
+    rest = [r + s for s in "SHDC" for r in "AKQJT98765432" if r + s not in held]
+    base: dict[str, Any] = {
+        "contracts": ["trix"],
+        "layout": {"S": ["JS", "JS"], "H": ["JH", "JH"], "D": ["JD", "JD"], "C": ["JC", "JC"]},
+        "hands": {"0": ["QS", "TS"], "1": ["QH", "TH"], "2": ["QD", "TD"], "3": rest},
+        "to_play": 0,
+        "out": [],
+        "claim": {"seat": 0, "min_score": 200},
+        "names": NAMES,
+    }
+    base.update(changes)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def with_rest(hands: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Seat 3 holds every card that is neither given nor a Jack (the layout of four Jacks)."""
+    given = {c for hand in hands.values() for c in hand} | {"JS", "JH", "JD", "JC"}
+    rest = [r + s for s in "SHDC" for r in "AKQJT98765432" if r + s not in given]
+    return {**hands, "3": rest}
+
+
+def test_claim_is_a_registered_check() -> None:
+    assert CHECKS["claim"] is not None
+    assert guess_kind(body()) == "claim"
+
+
+def test_r6_no_more_tricks_holds() -> None:
+    answer = check_claim(body())
+    assert answer == {
+        "ok": True,
+        "holds": True,
+        "guaranteed": 0,
+        "line": [],
+        "decided": True,
+        "nodes": answer["nodes"],
+        "message": "The claim holds: Rana can make sure of at least 0 from here "
+        "(he takes no more tricks whatever the others do).",
+    }
+
+
+def test_r6_no_more_tricks_fails_with_a_line() -> None:
+    answer = check_claim(body(claim={"seat": 1, "min_score": 0}))
+    assert (answer["holds"], answer["guaranteed"], len(answer["line"])) == (False, -30, 8)
+    assert answer["message"] == "The claim fails: the others can hold Sami to −30; see the line."
+
+
+def test_r3_king_of_hearts_claim_mid_trick_with_doubling() -> None:
+    answer = check_claim(
+        body(
+            contracts=["king"],
+            hands={"0": ["2C"], "1": ["AH", "3C"], "2": ["2H", "4C"], "3": ["3H", "5C"]},
+            current_trick=["KH"],
+            doubled=["KH"],
+            claim={"seat": 0, "min_score": 75},
+        )
+    )
+    assert (answer["holds"], answer["guaranteed"]) == (True, 75)
+
+
+def test_r7_trix_i_go_out_first() -> None:
+    answer = check_claim(trix_body())
+    assert (answer["holds"], answer["guaranteed"], answer["line"]) == (True, 200, [])
+    assert answer["message"] == (
+        "The claim holds: Rana can make sure of at least 200 from here "
+        "(he goes out first whatever the others do)."
+    )
+    fails = check_claim(trix_body(claim={"seat": 1, "min_score": 200}))
+    assert (fails["holds"], fails["guaranteed"], fails["line"][:2]) == (False, 150, ["QS", "QH"])
+
+
+def test_r7_trix_pass_is_written_pass() -> None:
+    # Sami's K♠ waits for Omar's Q♠: Sami passes, Omar goes out first.
+    hands = {"0": ["TS", "9S"], "1": ["KS"], "2": ["QS"]}
+    answer = check_claim(
+        trix_body(hands=with_rest(hands), to_play=1, claim={"seat": 1, "min_score": 200})
+    )
+    assert (answer["holds"], answer["guaranteed"]) == (False, 150)
+    assert answer["line"][:2] == ["pass", "QS"]
+
+
+def test_r7_trix_deal_already_over() -> None:
+    answer = check_claim(
+        trix_body(
+            hands={"0": [], "1": [], "2": [], "3": trix_body()["hands"]["3"]},
+            layout={"S": ["TS", "QS"], "H": ["TH", "QH"], "D": ["TD", "QD"], "C": ["JC", "JC"]},
+            out=[2, 0, 1],
+            to_play=None,
+            claim={"seat": 0, "min_score": 150},
+        )
+    )
+    assert (answer["holds"], answer["guaranteed"], answer["nodes"]) == (True, 150, 0)
+
+
+def test_time_limit_extension_undecided() -> None:
+    deal = {
+        "0": "AS 9S 5S 4S AH 7H 6H 4H 3H KD 8D 4C 2C",
+        "1": "KS QS 2S KH TH 9H 5H QD 9D 7D 6D KC 5C",
+        "2": "JS 8S 3S AD JD 5D 4D 2D AC QC JC 8C 6C",
+        "3": "TS 7S 6S QH JH 8H 2H TD 3D TC 9C 7C 3C",
+    }
+    request = body(
+        contracts=["king"],
+        hands={s: h.split() for s, h in deal.items()},
+        time_limit=0.05,
+        claim={"seat": 1, "min_score": 0},
+    )
+    start = time.monotonic()
+    answer = check_claim(request)
+    assert time.monotonic() - start < 3
+    assert (answer["holds"], answer["guaranteed"], answer["decided"]) == (None, None, False)
+    assert answer["message"] == "Not decided in time (0.05 s): no ruling."
+
+
+BAD: list[tuple[str, dict[str, Any], type[RulesError], str, str]] = [
+    ("no_claim", body(claim=...), MalformedError, "claim", "missing_field"),
+    ("claim_shape", body(claim=[0, 0]), MalformedError, "claim", "claim_shape"),
+    (
+        "claim_seat",
+        body(claim={"seat": 4, "min_score": 0}),
+        MalformedError,
+        "claim.seat",
+        "bad_seat",
+    ),
+    (
+        "min_score_float",
+        body(claim={"seat": 0, "min_score": 0.5}),
+        MalformedError,
+        "claim.min_score",
+        "bad_min_score",
+    ),
+    (
+        "min_score_bool",
+        body(claim={"seat": 0, "min_score": True}),
+        MalformedError,
+        "claim.min_score",
+        "bad_min_score",
+    ),
+    ("leader", body(leader=7), MalformedError, "leader", "bad_seat"),
+    ("no_leader", body(leader=...), MalformedError, "leader", "missing_field"),
+    ("no_hands", body(hands=...), MalformedError, "hands", "missing_field"),
+    ("bad_card", body(current_trick=["ZZ"]), MalformedError, "current_trick.0", "bad_card"),
+    (
+        "card_twice",
+        body(hands={**SPADES, "1": ["AS", "2S"]}),
+        MalformedError,
+        "hands.1",
+        "card_twice",
+    ),
+    (
+        "card_twice_in_hand",
+        body(hands={**SPADES, "1": ["AS", "AS"]}),
+        MalformedError,
+        "hands.1",
+        "card_twice_in_hand",
+    ),
+    (
+        "held_and_in_trick",
+        body(hands={**SPADES, "0": ["3S"]}, current_trick=["3S"]),
+        MalformedError,
+        "current_trick.0",
+        "card_twice",
+    ),
+    (
+        "trick_too_long",
+        body(current_trick=["4S", "5S", "6S", "7S"]),
+        MalformedError,
+        "current_trick",
+        "trick_too_long",
+    ),
+    ("sizes", body(hands={**SPADES, "2": ["QS"]}), IllegalError, "hands.2", "hand_sizes"),
+    ("sizes_mid_trick", body(current_trick=["4S"]), IllegalError, "hands.1", "hand_sizes"),
+    (
+        "not_following",
+        body(
+            hands={"0": ["3S"], "1": ["KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+            current_trick=["2S", "2H"],
+            leader=0,
+        ),
+        IllegalError,
+        "current_trick.1",
+        "must_follow_suit",
+    ),
+    (
+        "heart_lead",
+        body(
+            rules={"heart_lead": "only_hearts"},
+            contracts=["king"],
+            hands={"0": ["3S"], "1": ["KS", "AS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+            current_trick=["2H"],
+            leader=0,
+        ),
+        IllegalError,
+        "current_trick.0",
+        "heart_lead_forbidden",
+    ),
+    (
+        "hearts_not_broken",
+        body(
+            rules={"heart_lead": "broken"},
+            contracts=["king"],
+            hands={"0": ["3S"], "1": ["KS", "AS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+            current_trick=["2H"],
+            leader=0,
+        ),
+        IllegalError,
+        "current_trick.0",
+        "hearts_not_broken",
+    ),
+    (
+        "penalty_discard",
+        body(
+            rules={"penalty_discard": True},
+            contracts=["diamonds"],
+            hands={"0": ["3S"], "1": ["2D"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+            current_trick=["2S", "KH"],
+            leader=0,
+        ),
+        IllegalError,
+        "current_trick.1",
+        "must_discard_penalty",
+    ),
+    (
+        "hearts_broken",
+        body(hearts_broken="yes"),
+        MalformedError,
+        "hearts_broken",
+        "bad_hearts_broken",
+    ),
+    (
+        "doubled_off",
+        body(rules={"doubling": False}, contracts=["king"], doubled=["KH"]),
+        MalformedError,
+        "doubled.0",
+        "doubling_off",
+    ),
+    ("not_doubleable", body(doubled=["KH"]), MalformedError, "doubled.0", "not_doubleable"),
+    ("time_limit_high", body(time_limit=61), MalformedError, "time_limit", "bad_time_limit"),
+    ("time_limit_zero", body(time_limit=0), MalformedError, "time_limit", "bad_time_limit"),
+    ("unknown_field", body(dealer=1), MalformedError, "dealer", "unknown_field"),
+    ("trix_field_in_tricks", body(to_play=1), MalformedError, "to_play", "unknown_field"),
+    ("trick_field_in_trix", trix_body(leader=1), MalformedError, "leader", "unknown_field"),
+    ("no_layout", trix_body(layout=...), MalformedError, "layout", "missing_field"),
+    (
+        "layout_and_hand",
+        trix_body(layout={"S": ["TS", "JS"]}),
+        MalformedError,
+        "hands.0",
+        "card_twice",
+    ),
+    (
+        "cards_missing",
+        trix_body(hands={**trix_body()["hands"], "3": ["AS"]}),
+        MalformedError,
+        "hands",
+        "cards_missing",
+    ),
+    ("out_shape", trix_body(out=[1, 1]), MalformedError, "out", "out_shape"),
+    ("out_holding", trix_body(out=[1]), IllegalError, "out", "out_mismatch"),
+    ("to_play", trix_body(to_play=9), MalformedError, "to_play", "bad_seat"),
+    (
+        "combination_off",
+        body(contracts=["king", "queens"]),
+        IllegalError,
+        "contracts",
+        "combination_off",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "request_body", "kind", "field", "code"), BAD, ids=[b[0] for b in BAD]
+)
+def test_bad_bodies_are_refused(
+    name: str, request_body: dict[str, Any], kind: type[RulesError], field: str, code: str
+) -> None:
+    with pytest.raises(RulesError) as caught:
+        check_claim(request_body)
+    problem = caught.value.problems[0]
+    assert (type(caught.value), problem.field, problem.code) == (kind, field, code), problem.message
+    assert problem.message.endswith(".")
+
+
+def test_the_route_serves_claims(client: FlaskClient) -> None:
+    response = client.post("/api/v1/check/claim", json=body(claim={"seat": 1, "min_score": 0}))
+    assert response.status_code == 200
+    assert response.get_json()["holds"] is False
+    refused = client.post("/api/v1/check/claim", json=body(leader=9))
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"][0]["field"] == "leader"
