@@ -180,8 +180,8 @@ def _check_format(data: Mapping[str, Any]) -> None:
 def _rules(raw: object) -> RuleSet:
     try:
         return RuleSet.from_dict(raw)
-    except RulesError as error:
-        raise _moved(error, "rules") from None
+    except RulesError as error:  # its fields already read "rules.…"
+        raise _moved(error, None) from None
 
 
 def _players(raw: object) -> list[str]:

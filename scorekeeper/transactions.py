@@ -10,7 +10,10 @@ is taken *before* the game is read and concurrent writers queue on the
 busy timeout instead of failing half way; reads use a plain ``BEGIN``.
 
 On PostgreSQL the services lock the game's row (``SELECT … FOR UPDATE``)
-as the first statement of a write; see :mod:`scorekeeper.services`.
+as the first statement of a write; see :mod:`scorekeeper.services`. Every
+PostgreSQL session gets a ``lock_timeout`` as long as SQLite's busy timeout
+(5 s), so a writer stuck behind another never waits forever: it fails, and
+:mod:`scorekeeper.failures` answers 503 with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from scorekeeper.extensions import db
 
 BEGIN_OPTION = "scorekeeper_sqlite_begin"
 """Connection execution option: the statement that opens a SQLite transaction."""
+POSTGRES_LOCK_TIMEOUT_MS = 5000
+"""How long a PostgreSQL statement waits for a lock (SQLite: ``busy_timeout``)."""
 
 
 @event.listens_for(Engine, "connect")
@@ -35,6 +40,16 @@ def _sqlite_manual_transactions(dbapi_connection: Any, _record: Any) -> None:
     """Stop sqlite3 from emitting BEGIN/COMMIT on its own (SQLAlchemy's pysqlite recipe)."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         dbapi_connection.isolation_level = None
+
+
+@event.listens_for(Engine, "connect")
+def _postgres_lock_timeout(dbapi_connection: Any, _record: Any) -> None:
+    """Give every PostgreSQL session a lock timeout (psycopg 3 connections only)."""
+    if type(dbapi_connection).__module__.split(".")[0] != "psycopg":
+        return
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute(f"SET lock_timeout = {int(POSTGRES_LOCK_TIMEOUT_MS)}")
+    dbapi_connection.commit()
 
 
 @event.listens_for(Engine, "begin")

@@ -22,7 +22,7 @@ fi
 
 log "scorekeeper is running at http://$HOST:$PORT (Ctrl-C to stop)"
 if [ -x "$VENV/bin/gunicorn" ]; then
-    exec "$VENV/bin/gunicorn" --bind "$HOST:$PORT" --workers "${WEB_CONCURRENCY:-2}" \
-        --access-logfile - wsgi:app
+    # Workers, threads, timeouts and logs: gunicorn.conf.py (WEB_CONCURRENCY etc.).
+    exec "$VENV/bin/gunicorn" -c gunicorn.conf.py --bind "$HOST:$PORT" wsgi:app
 fi
 exec "$VENV/bin/flask" --app scorekeeper run --host "$HOST" --port "$PORT"

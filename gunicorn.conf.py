@@ -1,0 +1,74 @@
+"""gunicorn settings for production: ``gunicorn -c gunicorn.conf.py wsgi:app``.
+
+Everything can be overridden from the environment (or on the command line,
+which wins over this file):
+
+- ``GUNICORN_BIND`` (or ``HOST`` + ``PORT``): where to listen; default
+  ``127.0.0.1:8000``, behind a reverse proxy that terminates HTTPS.
+- ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
+- ``GUNICORN_THREADS``: threads per worker (default 4); ``GUNICORN_TIMEOUT``
+  (default 30 s).
+- ``GUNICORN_CONTROL_SOCKET``: a path for ``gunicornc`` (default: none).
+- ``FORWARDED_ALLOW_IPS``: proxies whose ``X-Forwarded-*`` headers gunicorn
+  trusts (default ``127.0.0.1``); see also the app's ``TRUSTED_PROXIES``.
+
+The app is loaded once in the master (``preload_app``) and forked, which
+saves memory and fails fast on a configuration error; database connections
+are never shared across the fork (:func:`post_fork`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Any
+
+MAX_WORKERS = 8
+
+
+def _int_env(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+def default_workers() -> int:
+    """``2 × cores + 1``, capped: each worker holds its own database pool."""
+    return min(2 * multiprocessing.cpu_count() + 1, MAX_WORKERS)
+
+
+bind = os.environ.get("GUNICORN_BIND") or (
+    f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+)
+workers = _int_env("WEB_CONCURRENCY", default_workers())
+worker_class = "gthread"
+threads = _int_env("GUNICORN_THREADS", 4)
+timeout = _int_env("GUNICORN_TIMEOUT", 30)
+graceful_timeout = 30
+keepalive = 5
+# Recycle workers now and then (with jitter, so they do not all restart at once).
+max_requests = 5000
+max_requests_jitter = 500
+preload_app = True
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+# The path without its query string (%(U)s): links may carry tokens there.
+# %(M)s is the request's duration in milliseconds.
+access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
+proc_name = "scorekeeper"
+# gunicornc's control socket: off unless GUNICORN_CONTROL_SOCKET names one (every
+# instance would otherwise share $HOME/.gunicorn/gunicorn.ctl).
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    """Each worker opens its own database connections (none inherited from the master)."""
+    from scorekeeper.extensions import db
+
+    app = worker.app.wsgi()  # loaded once in the master (preload_app)
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose(close=False)

@@ -1,0 +1,129 @@
+"""Two phones on one game (Chromium, 390×844): what one records, the other sees within 2 s.
+
+No reload: the watching page keeps a JavaScript marker that a navigation
+would erase. A deal form being filled in is never replaced: it shows a
+banner instead, and what was typed stays.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from scorekeeper.extensions import db
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+NAMES = ["Rana", "Sami", "Omar", "Lina"]
+LIVE_DEADLINE_MS = 2000
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    """The app on a SQLite file (WAL, as in production), CSRF on as a browser meets it."""
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'live.sqlite'}", WTF_CSRF_ENABLED=True
+    )
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[Callable[[], BrowserContext]]:
+    """``new()``: a fresh phone (its own cookies); all closed afterwards."""
+    made: list[BrowserContext] = []
+
+    def new() -> BrowserContext:
+        context = browser.new_context(**PHONE)  # type: ignore[arg-type]
+        context.set_default_timeout(10_000)
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
+
+
+def start_game(page: Page, base: str) -> str:
+    """Start a game through the form (this phone may edit it); its page's URL."""
+    page.goto(f"{base}/games/new")
+    for seat, name in enumerate(NAMES):
+        page.get_by_test_id(f"player-{seat}").fill(name)
+    page.check("#first_king-0")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
+    return page.url
+
+
+def record_king(page: Page, game_url: str, taker: int) -> None:
+    page.goto(f"{game_url}/deals/new?contracts=king")
+    page.check(f"#kh_taker-{taker}")
+    page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("flash")).to_contain_text("recorded")
+
+
+def watch(page: Page, game_url: str) -> None:
+    """Open the game and wait for its poller to start; mark the page (a reload loses it)."""
+    page.goto(game_url)
+    expect(page.locator("[data-live-started]")).to_have_count(1)
+    page.evaluate("window.stillTheSamePage = true")
+
+
+def test_a_deal_recorded_on_one_phone_appears_on_the_other(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    editor, viewer = contexts().new_page(), contexts().new_page()
+    game_url = start_game(editor, live_server)
+    watch(viewer, game_url)
+    sami = viewer.get_by_test_id("total-1").locator(".total-score")
+    expect(sami).to_have_text("0")
+    record_king(editor, game_url, taker=1)
+    saved = time.monotonic()
+    expect(sami).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
+    assert time.monotonic() - saved < LIVE_DEADLINE_MS / 1000
+    expect(viewer.get_by_test_id("game-status")).to_contain_text("Deal 2 of 20")
+    assert viewer.evaluate("window.stillTheSamePage") is True  # swapped, not reloaded
+    expect(viewer.get_by_test_id("live-banner")).to_be_hidden()
+
+
+def test_an_open_deal_form_keeps_its_input_and_shows_what_changed(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    phone = contexts()
+    recorder, typist = phone.new_page(), phone.new_page()  # two tabs, both may edit
+    game_url = start_game(recorder, live_server)
+    typist.goto(f"{game_url}/deals/new?contracts=diamonds")
+    expect(typist.locator("[data-live-started]")).to_have_count(1)
+    typist.locator("#diamonds-0").fill("4")
+    record_king(recorder, game_url, taker=2)
+    banner = typist.get_by_test_id("live-banner")
+    expect(banner).to_contain_text(
+        "Deal 1 was recorded meanwhile: Rana's King of Hearts.", timeout=LIVE_DEADLINE_MS
+    )
+    expect(typist.locator("#diamonds-0")).to_have_value("4")
+    expect(typist.get_by_test_id("deal-title")).to_contain_text("Deal 1")  # the page stayed
+
+
+def test_offline_shows_a_notice_and_clears_when_back(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    phone = contexts()
+    page = phone.new_page()
+    game_url = start_game(page, live_server)
+    watch(page, game_url)
+    offline = page.get_by_test_id("live-offline")
+    expect(offline).to_be_hidden()
+    phone.set_offline(True)
+    expect(offline).to_be_visible(timeout=5000)
+    expect(offline).to_contain_text("Offline")
+    phone.set_offline(False)
+    expect(offline).to_be_hidden(timeout=10_000)
