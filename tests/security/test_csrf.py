@@ -1,0 +1,115 @@
+"""CSRF: every page form carries a token, and a post without the right one writes nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from scorekeeper import models, services
+from scorekeeper.extensions import db
+
+FORMS = {
+    "/games/{id}/deals/new?contracts=king": {"kh_taker": "2", "kh_doubled_by": ""},
+    "/games/{id}/deals/1/edit": {"kh_taker": "3", "kh_doubled_by": ""},
+    "/games/{id}/undo": {"confirm": "yes"},
+    "/games/{id}/redeals": {"kind": "misdeal"},
+    "/games/{id}/revoke": {},
+}
+POST_FORM = re.compile(r"<form\b[^>]*method=\"post\"[^>]*>(.*?)</form>", re.S | re.I)
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
+    """The test app with CSRF protection on, as in production."""
+    app = make_app(WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.drop_all()
+
+
+def _csrf(client: FlaskClient, path: str) -> str:
+    page = client.get(path).get_data(as_text=True)
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert match, path
+    return match.group(1)
+
+
+def _games() -> int:
+    return int(db.session.scalar(select(func.count()).select_from(models.Game)) or 0)
+
+
+@pytest.mark.parametrize("path", list(FORMS))
+@pytest.mark.parametrize("csrf", [None, "", "wrong-token", "forged.from.elsewhere"])
+def test_page_posts_without_the_right_csrf_token_are_refused(
+    start: Callable[..., Any],
+    phone: Callable[..., FlaskClient],
+    snapshot: Callable[[str], Any],
+    path: str,
+    csrf: str | None,
+) -> None:
+    game = start()
+    owner = phone(game, game.token, owner=True)
+    before = snapshot(game.id)
+    data = {"version": str(before.version), **FORMS[path]}
+    if csrf is not None:
+        data["csrf_token"] = csrf
+    response = owner.post(path.format(id=game.id), data=data)
+    assert response.status_code == 400
+    assert "security token" in response.get_data(as_text=True)
+    assert snapshot(game.id) == before
+
+
+def test_a_token_from_another_session_is_refused(
+    start: Callable[..., Any], phone: Callable[..., FlaskClient], snapshot: Callable[[str], Any]
+) -> None:
+    game = start()
+    owner, attacker = phone(game, game.token, owner=True), phone()
+    stolen = _csrf(attacker, "/games/new")
+    before = snapshot(game.id)
+    data = {"version": str(before.version), "kind": "misdeal", "csrf_token": stolen}
+    assert owner.post(f"/games/{game.id}/redeals", data=data).status_code == 400
+    assert snapshot(game.id) == before
+
+
+def test_new_game_needs_the_csrf_token(client: FlaskClient) -> None:
+    data = {f"players-{i}": n for i, n in enumerate(["Rana", "Sami", "Omar", "Lina"])}
+    data.update(first_king="0", preset="standard")
+    assert client.post("/games/new", data=data).status_code == 400
+    assert _games() == 0
+    data["csrf_token"] = _csrf(client, "/games/new")
+    assert client.post("/games/new", data=data).status_code == 302
+    assert _games() == 1
+
+
+def test_every_post_form_on_every_page_carries_a_csrf_token(client: FlaskClient) -> None:
+    data = {f"players-{i}": n for i, n in enumerate(["Rana", "Sami", "Omar", "Lina"])}
+    data.update(first_king="0", preset="standard", csrf_token=_csrf(client, "/games/new"))
+    game_id = client.post("/games/new", data=data).headers["Location"].rsplit("/", 1)[-1]
+    version = services.load_game(game_id).version
+    deal = {"version": str(version), "kh_taker": "1", "kh_doubled_by": ""}
+    deal["csrf_token"] = _csrf(client, f"/games/{game_id}/deals/new?contracts=king")
+    assert client.post(f"/games/{game_id}/deals/new?contracts=king", data=deal).status_code == 302
+    pages = [
+        "/",
+        "/games/new",
+        f"/games/{game_id}",
+        f"/games/{game_id}/deals/new?contracts=queens",
+        f"/games/{game_id}/deals/1",
+        f"/games/{game_id}/deals/1/edit",
+        f"/games/{game_id}/undo",
+    ]
+    seen = 0
+    for path in pages:
+        page = client.get(path).get_data(as_text=True)
+        for form in POST_FORM.findall(page):
+            seen += 1
+            assert 'name="csrf_token"' in form, path
+    assert seen >= 6  # new game, deal, edit, undo (twice), redeal, revoke

@@ -1,0 +1,472 @@
+"""Fuzzing with Hypothesis: random and malformed bodies to every route, with a valid token.
+
+Never a 500, and never a partial write: after a refused request the game's
+version, log, revisions and token are exactly as before; after an accepted
+one the stored game still replays. Bodies are random JSON (wrong types, huge
+and non-finite numbers, unicode, deep nesting), raw bytes, and valid bodies
+with a few parts replaced, removed or added, so that the fuzz gets past the
+first check. Forms are random fields and values, and valid forms mutated.
+CSRF is off here (tests/security/test_csrf.py covers it). Each test is
+bounded (``MAX_EXAMPLES``), so that the whole file runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from werkzeug.test import TestResponse
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.rules.cards import ALL_CARDS
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.deals import random_deal
+from scorekeeper.rules.ruleset import RuleSet
+
+API = "/api/v1"
+MAX_EXAMPLES = 100
+FUZZ = settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
+
+# --- values ----------------------------------------------------------------------------------
+
+WORDS = [
+    "king", "queens", "diamonds", "collections", "trix", "redeal", "misdeal", "pass",
+    "KH", "QS", "10♦", "T♣", "AS", "2C", "kh", "", " ", "0", "-1", "3", "٣", "１", "1e999",
+    "NaN", "null", "true", "right", "seven_of_hearts", "custom", "single", "double",
+    "\u0000", "\ud800", "\u202e", "عمر", "🂡", "x" * 300,
+]  # fmt: skip
+KEYS = [
+    "contracts", "captures", "king", "king_of_hearts", "taker", "doubled_by", "queens",
+    "diamonds", "tricks", "trix_order", "kind", "seat", "contract", "note", "players",
+    "first_king", "rules", "hands", "plays", "doubled", "claim", "min_score", "leader",
+    "current_trick", "names", "values", "doubling", "kingdoms", "QS", "QH", "0", "1",
+]  # fmt: skip
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=20),
+    st.integers(),
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.sampled_from(WORDS),
+)
+keys = st.one_of(st.sampled_from(KEYS), st.text(max_size=12))
+json_values = st.recursive(
+    scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=6), st.dictionaries(keys, children, max_size=6)
+    ),
+    max_leaves=25,
+)
+
+
+def nested(depth: int, leaf: str = "1") -> str:
+    """A JSON text nested ``depth`` levels deep (lists and objects alternating)."""
+    return (
+        "".join("[" if i % 2 else '{"a":' for i in range(depth))
+        + leaf
+        + "".join("]" if i % 2 else "}" for i in reversed(range(depth)))
+    )
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a part of ``value`` (dict keys and list indexes)."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, base: Any) -> Any:
+    """``base`` with one to three parts replaced, removed, or given an extra key."""
+    value = copy.deepcopy(base)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_paths(value)))
+        if not path:
+            return draw(json_values)
+        *head, last = path
+        parent = value
+        for step in head:
+            parent = parent[step]
+        action = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
+        if action == "replace":
+            parent[last] = draw(json_values)
+        elif action == "delete":
+            del parent[last]
+        elif isinstance(parent[last], dict):
+            parent[last][draw(keys)] = draw(json_values)
+        else:
+            parent[last] = [parent[last], draw(json_values)]
+    return value
+
+
+def bodies(*bases: Any) -> st.SearchStrategy[bytes]:
+    """Request bodies: mostly mutated valid bodies, then random JSON, bytes, deep nesting."""
+    valid = st.sampled_from(bases)
+    return st.one_of(
+        valid.flatmap(mutated).map(_dumps),
+        valid.flatmap(mutated).map(_dumps),
+        valid.map(_dumps),
+        json_values.map(_dumps),
+        st.binary(max_size=64),
+        st.integers(1, 3000).map(lambda depth: nested(depth).encode()),
+    )
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, allow_nan=True).encode("utf-8", "surrogatepass")
+
+
+# --- valid bodies ------------------------------------------------------------------------------
+
+QUEENS = {q: {"taker": i, "doubled_by": None} for i, q in enumerate(("QS", "QH", "QD", "QC"))}
+DEAL_BODIES = [
+    {"contracts": ["queens"], "captures": {"queens": QUEENS}},
+    {"contracts": ["diamonds"], "captures": {"diamonds": [4, 3, 3, 3]}},
+    {"contracts": ["collections"], "captures": {"tricks": [1, 2, 4, 6]}},
+    {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}},
+]
+KING_BODY = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": 2}}}
+REDEAL_BODY = {"kind": "redeal", "seat": 1, "contract": "trix", "note": "seven cards of hearts"}
+NEW_GAME_BODY = {
+    "players": ["Rana", "Sami", "Omar", "Lina"],
+    "first_king": 1,
+    "rules": {"doubling": True, "values": {"king": 75, "trix": [200, 150, 100, 50]}},
+}
+
+
+def _play_body() -> dict[str, Any]:
+    hands, tricks = random_deal(random.Random(3), RuleSet(), [Contract.DIAMONDS], 1)
+    return {
+        "rules": {},
+        "contracts": ["diamonds"],
+        "king": 1,
+        "hands": {str(s): [str(c) for c in ALL_CARDS if c.bit & hands[s]] for s in range(4)},
+        "tricks": [[str(ALL_CARDS[c]) for c in trick] for trick in tricks],
+    }
+
+
+CHECK_BODIES = {
+    "deal": [{"rules": {}, "king": 0, **DEAL_BODIES[1]}, {"rules": {}, "king": 2, **KING_BODY}],
+    "play": [_play_body()],
+    "redeal": [
+        {"rules": {}, "contract": "trix", "hand": ["2S", "2H", "2D", "2C", "4S", "5S", "6S"]
+         + ["7S", "8S", "9S", "TS", "JS", "QS"]}
+    ],
+    "claim": [
+        {
+            "rules": {},
+            "contracts": ["collections"],
+            "king": 0,
+            "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+            "current_trick": [],
+            "leader": 0,
+            "claim": {"seat": 0, "min_score": 0},
+        }
+    ],
+}  # fmt: skip
+
+# --- the invariant -----------------------------------------------------------------------------
+
+
+def no_partial_write(
+    response: TestResponse,
+    game_id: str,
+    before: Any,
+    snapshot: Callable[[str], Any],
+    accepted: set[int],
+) -> None:
+    """Never a 500; refused: nothing changed; accepted: the stored game still replays."""
+    text = response.get_data(as_text=True)
+    event(f"status {response.status_code}")
+    assert response.status_code < 500, text[:500]
+    if response.status_code in accepted:
+        services.load_game(game_id)  # raises if the stored log no longer replays
+        db.session.rollback()
+    else:
+        assert snapshot(game_id) == before, (response.status_code, text[:300])
+
+
+def _api(
+    client: FlaskClient, method: str, url: str, body: bytes, headers: dict[str, str]
+) -> TestResponse:
+    return client.open(
+        url, method=method, data=body, headers=headers, content_type="application/json"
+    )
+
+
+header_text = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=12)
+if_match = st.one_of(
+    st.just("current"), st.just("current"), st.none(), header_text, st.integers().map(str)
+)
+
+
+def _headers(token: str, match: str | None, version: int) -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {token}"}
+    if match is not None:
+        headers["If-Match"] = f'"{version}"' if match == "current" else match
+    return headers
+
+
+# --- the JSON API ------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(body=bodies(*DEAL_BODIES, KING_BODY), match=if_match)
+def test_fuzz_api_record_deal(
+    client: FlaskClient, start: Callable[..., Any], snapshot: Any, body: bytes, match: str | None
+) -> None:
+    game = start()
+    before = snapshot(game.id)
+    url = f"{API}/games/{game.id}/deals"
+    response = _api(client, "POST", url, body, _headers(game.token, match, before.version))
+    assert response.is_json
+    no_partial_write(response, game.id, before, snapshot, {201})
+
+
+@FUZZ
+@given(body=bodies(KING_BODY, *DEAL_BODIES), match=if_match)
+def test_fuzz_api_edit_deal(
+    client: FlaskClient, start: Callable[..., Any], snapshot: Any, body: bytes, match: str | None
+) -> None:
+    game = start()
+    before = snapshot(game.id)
+    url = f"{API}/games/{game.id}/deals/1"
+    response = _api(client, "PUT", url, body, _headers(game.token, match, before.version))
+    assert response.is_json
+    no_partial_write(response, game.id, before, snapshot, {200})
+
+
+@FUZZ
+@given(body=bodies(REDEAL_BODY, {"kind": "misdeal"}), match=if_match)
+def test_fuzz_api_record_redeal(
+    client: FlaskClient, start: Callable[..., Any], snapshot: Any, body: bytes, match: str | None
+) -> None:
+    game = start()
+    before = snapshot(game.id)
+    url = f"{API}/games/{game.id}/redeals"
+    response = _api(client, "POST", url, body, _headers(game.token, match, before.version))
+    assert response.is_json
+    no_partial_write(response, game.id, before, snapshot, {201})
+
+
+@FUZZ
+@given(body=st.binary(max_size=32), match=if_match, deals=st.integers(0, 1))
+def test_fuzz_api_undo(
+    client: FlaskClient,
+    start: Callable[..., Any],
+    snapshot: Any,
+    body: bytes,
+    match: str | None,
+    deals: int,
+) -> None:
+    game = start(deals=deals)
+    before = snapshot(game.id)
+    url = f"{API}/games/{game.id}/deals/last"
+    response = _api(client, "DELETE", url, body, _headers(game.token, match, before.version))
+    assert response.is_json
+    no_partial_write(response, game.id, before, snapshot, {200})
+
+
+@FUZZ
+@given(body=bodies(NEW_GAME_BODY))
+def test_fuzz_api_create_game(client: FlaskClient, body: bytes) -> None:
+    response = _api(client, "POST", f"{API}/games", body, {})
+    assert response.status_code < 500 and response.is_json, response.get_data(as_text=True)
+    if response.status_code == 201:
+        game = services.load_game(response.get_json()["id"])
+        assert game.version == 1 and not game.log
+        db.session.rollback()
+
+
+@FUZZ
+@given(
+    kind_and_body=st.sampled_from(sorted(CHECK_BODIES)).flatmap(
+        lambda kind: st.tuples(st.just(kind), bodies(*CHECK_BODIES[kind]))
+    )
+)
+def test_fuzz_api_checks(client: FlaskClient, kind_and_body: tuple[str, bytes]) -> None:
+    kind, body = kind_and_body
+    response = _api(client, "POST", f"{API}/check/{kind}", body, {})
+    event(f"{kind}: status {response.status_code}")
+    assert response.status_code < 500 and response.is_json, response.get_data(as_text=True)
+
+
+# --- the pages ---------------------------------------------------------------------------------
+
+FIELD_NAMES = [
+    "version", "kh_taker", "kh_doubled_by", "qs_taker", "qh_doubled_by", "diamonds-0",
+    "diamonds-3", "diamonds-4", "tricks-0", "tricks-2", "trix-0", "trix-3", "king", "confirm",
+    "kind", "seat", "contract", "note", "players-0", "players-3", "players-9", "first_king",
+    "preset", "doubling", "kingdoms", "king_order-0", "value_king", "csrf_token",
+]  # fmt: skip
+form_text = st.characters(blacklist_categories=["Cs"])  # a browser sends UTF-8: no lone surrogates
+field_values = st.one_of(
+    st.sampled_from([w for w in WORDS if w != "\ud800"]),
+    st.text(form_text, max_size=15),
+    st.integers().map(str),
+)
+forms = st.dictionaries(
+    st.one_of(st.sampled_from(FIELD_NAMES), st.text(form_text, max_size=10)),
+    st.one_of(field_values, st.lists(field_values, max_size=3)),
+    max_size=8,
+)
+PAGE_FORMS = {
+    "king": {"kh_taker": "2", "kh_doubled_by": "0"},
+    "queens": {f"{q}_taker": str(i) for i, q in enumerate(("qs", "qh", "qd", "qc"))},
+    "diamonds": {f"diamonds-{s}": n for s, n in enumerate(("4", "3", "3", "3"))},
+    "collections": {f"tricks-{s}": n for s, n in enumerate(("1", "2", "4", "6"))},
+    "trix": {f"trix-{s}": n for s, n in enumerate(("2", "0", "3", "1"))},
+    "redeal": {"kind": "redeal", "seat": "1", "contract": "trix", "note": "seven hearts"},
+    "undo": {"confirm": "yes"},
+}
+contract_queries = st.one_of(
+    st.sampled_from(["king", "queens", "diamonds", "collections", "trix", "king,queens", ""]),
+    st.text(form_text, max_size=12),
+)
+
+
+def page_forms(*bases: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Form posts: mutated valid forms (with the version) and random fields."""
+    valid = st.sampled_from([PAGE_FORMS[b] for b in bases])
+    return st.one_of(valid.flatmap(mutated), valid.flatmap(mutated), valid, forms)
+
+
+def deal_forms(*contracts: str) -> st.SearchStrategy[tuple[str, Any]]:
+    """(contracts query, form): mostly a contract with its own form, sometimes anything."""
+    matching = st.sampled_from(contracts).flatmap(lambda c: st.tuples(st.just(c), page_forms(c)))
+    return st.one_of(matching, matching, st.tuples(contract_queries, page_forms(*contracts)))
+
+
+mostly_true = st.sampled_from([True, True, True, False])
+
+
+def _form(data: Any, version: int, keep_version: bool) -> dict[str, Any]:
+    """``data`` as form fields (text, or lists of text for repeated fields)."""
+    if not isinstance(data, dict):
+        return {"x": _utf8(json.dumps(data, allow_nan=True))}
+    cleaned = {_utf8(str(k)): _as_field(v) for k, v in data.items()}
+    if keep_version:
+        cleaned["version"] = str(version)
+    return cleaned
+
+
+def _as_field(value: Any) -> Any:
+    if isinstance(value, str):
+        return _utf8(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [_utf8(v) for v in value]
+    return json.dumps(value, allow_nan=True)
+
+
+def _utf8(text: str) -> str:
+    """What a browser can send: lone surrogates become U+FFFD."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _post_page(
+    phone: Callable[..., FlaskClient],
+    start: Callable[..., Any],
+    snapshot: Any,
+    path: str,
+    data: Any,
+    keep_version: bool,
+    contracts: str | None = None,
+) -> None:
+    game = start()
+    owner = phone(game, game.token, owner=True)
+    before = snapshot(game.id)
+    form = _form(data, before.version, keep_version)
+    query = {} if contracts is None else {"contracts": contracts}
+    response = owner.post(path.format(id=game.id), data=form, query_string=query)
+    no_partial_write(response, game.id, before, snapshot, {302})
+
+
+@FUZZ
+@given(case=deal_forms("queens", "diamonds", "collections", "trix", "king"), keep=mostly_true)
+def test_fuzz_page_new_deal(
+    phone: Any, start: Any, snapshot: Any, case: tuple[str, Any], keep: bool
+) -> None:
+    contracts, data = case
+    _post_page(phone, start, snapshot, "/games/{id}/deals/new", data, keep, contracts)
+
+
+@FUZZ
+@given(case=deal_forms("king", "queens", "trix"), keep=mostly_true)
+def test_fuzz_page_edit_deal(
+    phone: Any, start: Any, snapshot: Any, case: tuple[str, Any], keep: bool
+) -> None:
+    contracts, data = case
+    _post_page(phone, start, snapshot, "/games/{id}/deals/1/edit", data, keep, contracts)
+
+
+@FUZZ
+@given(data=page_forms("redeal", "undo"), keep=mostly_true)
+def test_fuzz_page_redeal(phone: Any, start: Any, snapshot: Any, data: Any, keep: bool) -> None:
+    _post_page(phone, start, snapshot, "/games/{id}/redeals", data, keep)
+
+
+@FUZZ
+@given(data=page_forms("undo", "redeal"), keep=mostly_true)
+def test_fuzz_page_undo(phone: Any, start: Any, snapshot: Any, data: Any, keep: bool) -> None:
+    _post_page(phone, start, snapshot, "/games/{id}/undo", data, keep)
+
+
+NEW_GAME_FORM = {
+    "players-0": "Rana", "players-1": "Sami", "players-2": "Omar", "players-3": "Lina",
+    "first_king": "2", "preset": "standard", "doubling": "yes", "kingdoms": "1",
+}  # fmt: skip
+
+
+@FUZZ
+@given(data=st.one_of(mutated(NEW_GAME_FORM), mutated(NEW_GAME_FORM), forms))
+def test_fuzz_page_new_game(app: Flask, data: Any) -> None:
+    response = app.test_client().post("/games/new", data=_form(data, 0, keep_version=False))
+    assert response.status_code < 500, response.get_data(as_text=True)[:500]
+    if response.status_code == 302:
+        services.load_game(response.headers["Location"].rsplit("/", 1)[-1])
+        db.session.rollback()
+
+
+@FUZZ
+@given(data=forms, token=st.text(form_text, min_size=1, max_size=60))
+def test_fuzz_page_revoke_and_join(
+    phone: Any, start: Any, snapshot: Any, data: Any, token: str
+) -> None:
+    game = start()
+    before = snapshot(game.id)
+    visitor = phone()
+    response = visitor.get(f"/games/{game.id}/join/{quote(token, safe='')}")
+    assert response.status_code < 500 and response.status_code != 302, response.status_code
+    assert visitor.post(f"/games/{game.id}/revoke", data=_form(data, 0, False)).status_code == 403
+    assert snapshot(game.id) == before
+    owner = phone(game, game.token, owner=True)
+    response = owner.post(f"/games/{game.id}/revoke", data=_form(data, 0, False))
+    assert response.status_code == 302
+    after = snapshot(game.id)
+    assert (after.version, after.log) == (before.version, before.log)
+    assert after.token_hash != before.token_hash
