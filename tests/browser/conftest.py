@@ -1,0 +1,65 @@
+"""Browser fixtures: the app on a SQLite file, and a phone (390×844, touch) in Chromium.
+
+``live_server`` (tests/conftest.py) serves whatever ``app`` fixture is in
+scope; here ``app`` is overridden so that the server's threads share a real
+SQLite file (WAL, as in production) rather than one in-memory connection,
+and CSRF is on, as a real browser meets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page
+
+from scorekeeper.extensions import db
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'browser.sqlite'}",
+        WTF_CSRF_ENABLED=True,
+    )
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page in a phone-sized, touch-enabled browser context."""
+    context = browser.new_context(**PHONE)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def shoot(phone: Page) -> Callable[[str], Path]:
+    """``shoot("home")`` saves a full-page PNG to artifacts/screenshots/home.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        phone.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
