@@ -16,6 +16,7 @@ as QR codes drawn on the server by segno, inline SVG (no script, no style).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from flask import abort, flash, redirect, url_for
@@ -54,8 +55,13 @@ class ShareLinks:
     owner: bool
 
 
+@lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
-    """``text`` as a QR code: an inline ``<svg>`` sized by CSS (class ``qr``)."""
+    """``text`` as a QR code: an inline ``<svg>`` sized by CSS (class ``qr``).
+
+    Cached: encoding costs far more than the rest of the game page (benchmarks/app_pages.py),
+    and a game's links stay the same from one deal to the next.
+    """
     code = segno.make(text, error="m")
     svg = code.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None)
     return Markup(svg)  # segno's own markup; the text is encoded as modules, not as text
