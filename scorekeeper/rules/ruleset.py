@@ -278,7 +278,7 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
 def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int, int] | None:
     if raw is None:
         return None
-    if isinstance(raw, list) and sorted(raw) == [0, 1, 2, 3] and all(_is_int(s) for s in raw):
+    if isinstance(raw, list) and all(_is_int(s) for s in raw) and sorted(raw) == [0, 1, 2, 3]:
         return (raw[0], raw[1], raw[2], raw[3])
     problems.add(
         "rules_king_order",

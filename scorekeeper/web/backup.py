@@ -82,7 +82,7 @@ def _read(form: ImportForm) -> tuple[object, str | None]:
         return None, NO_FILE
     try:
         return json.loads(upload.read().decode("utf-8")), None
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # nested too deep: not ours either
         return None, NOT_JSON
 
 

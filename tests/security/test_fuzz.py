@@ -13,6 +13,7 @@ bounded (``MAX_EXAMPLES``), so that the whole file runs in well under a minute.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import random
 from collections.abc import Callable
@@ -23,9 +24,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
+from scorekeeper import models, services
 from scorekeeper.extensions import db
 from scorekeeper.rules.cards import ALL_CARDS
 from scorekeeper.rules.contracts import Contract
@@ -43,6 +45,10 @@ FUZZ = settings(
         HealthCheck.data_too_large,
     ],
 )
+FUZZ_PAGES = settings(FUZZ, max_examples=80)
+"""Pages and imports cost more per request (a rendered page, a whole backup): fewer examples."""
+FUZZ_SLOW = settings(FUZZ, max_examples=50)
+"""Several requests per example."""
 
 # --- values ----------------------------------------------------------------------------------
 
@@ -152,11 +158,9 @@ DEAL_BODIES = [
 ]
 KING_BODY = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": 2}}}
 REDEAL_BODY = {"kind": "redeal", "seat": 1, "contract": "trix", "note": "seven cards of hearts"}
-NEW_GAME_BODY = {
-    "players": ["Rana", "Sami", "Omar", "Lina"],
-    "first_king": 1,
-    "rules": {"doubling": True, "values": {"king": 75, "trix": [200, 150, 100, 50]}},
-}
+FULL_RULES = {**RuleSet().to_dict(), "kingdom_order": "custom", "king_order": [2, 0, 3, 1]}
+"""Every field of a rule set, so that mutations reach each one's parsing."""
+NEW_GAME_BODY = {"players": ["Rana", "Sami", "Omar", "Lina"], "first_king": 1, "rules": FULL_RULES}
 
 
 def _play_body() -> dict[str, Any]:
@@ -171,7 +175,10 @@ def _play_body() -> dict[str, Any]:
 
 
 CHECK_BODIES = {
-    "deal": [{"rules": {}, "king": 0, **DEAL_BODIES[1]}, {"rules": {}, "king": 2, **KING_BODY}],
+    "deal": [
+        {"rules": FULL_RULES, "king": 0, **DEAL_BODIES[1]},
+        {"rules": {}, "king": 2, **KING_BODY},
+    ],
     "play": [_play_body()],
     "redeal": [
         {"rules": {}, "contract": "trix", "hand": ["2S", "2H", "2D", "2C", "4S", "5S", "6S"]
@@ -303,7 +310,7 @@ def test_fuzz_api_create_game(client: FlaskClient, body: bytes) -> None:
         db.session.rollback()
 
 
-@FUZZ
+@settings(FUZZ, max_examples=200)  # four checks, and cheap
 @given(
     kind_and_body=st.sampled_from(sorted(CHECK_BODIES)).flatmap(
         lambda kind: st.tuples(st.just(kind), bodies(*CHECK_BODIES[kind]))
@@ -406,7 +413,7 @@ def _post_page(
     no_partial_write(response, game.id, before, snapshot, {302})
 
 
-@FUZZ
+@FUZZ_PAGES
 @given(case=deal_forms("queens", "diamonds", "collections", "trix", "king"), keep=mostly_true)
 def test_fuzz_page_new_deal(
     phone: Any, start: Any, snapshot: Any, case: tuple[str, Any], keep: bool
@@ -415,7 +422,7 @@ def test_fuzz_page_new_deal(
     _post_page(phone, start, snapshot, "/games/{id}/deals/new", data, keep, contracts)
 
 
-@FUZZ
+@FUZZ_PAGES
 @given(case=deal_forms("king", "queens", "trix"), keep=mostly_true)
 def test_fuzz_page_edit_deal(
     phone: Any, start: Any, snapshot: Any, case: tuple[str, Any], keep: bool
@@ -424,13 +431,13 @@ def test_fuzz_page_edit_deal(
     _post_page(phone, start, snapshot, "/games/{id}/deals/1/edit", data, keep, contracts)
 
 
-@FUZZ
+@FUZZ_PAGES
 @given(data=page_forms("redeal", "undo"), keep=mostly_true)
 def test_fuzz_page_redeal(phone: Any, start: Any, snapshot: Any, data: Any, keep: bool) -> None:
     _post_page(phone, start, snapshot, "/games/{id}/redeals", data, keep)
 
 
-@FUZZ
+@FUZZ_PAGES
 @given(data=page_forms("undo", "redeal"), keep=mostly_true)
 def test_fuzz_page_undo(phone: Any, start: Any, snapshot: Any, data: Any, keep: bool) -> None:
     _post_page(phone, start, snapshot, "/games/{id}/undo", data, keep)
@@ -442,7 +449,7 @@ NEW_GAME_FORM = {
 }  # fmt: skip
 
 
-@FUZZ
+@FUZZ_PAGES
 @given(data=st.one_of(mutated(NEW_GAME_FORM), mutated(NEW_GAME_FORM), forms))
 def test_fuzz_page_new_game(app: Flask, data: Any) -> None:
     response = app.test_client().post("/games/new", data=_form(data, 0, keep_version=False))
@@ -452,7 +459,7 @@ def test_fuzz_page_new_game(app: Flask, data: Any) -> None:
         db.session.rollback()
 
 
-@FUZZ
+@FUZZ_SLOW
 @given(data=forms, token=st.text(form_text, min_size=1, max_size=60))
 def test_fuzz_page_revoke_and_join(
     phone: Any, start: Any, snapshot: Any, data: Any, token: str
@@ -470,3 +477,55 @@ def test_fuzz_page_revoke_and_join(
     after = snapshot(game.id)
     assert (after.version, after.log) == (before.version, before.log)
     assert after.token_hash != before.token_hash
+
+
+# --- backups: importing a file -----------------------------------------------------------------
+
+
+def _games_count() -> int:
+    db.session.rollback()
+    count = db.session.scalar(select(func.count()).select_from(models.Game))
+    db.session.rollback()
+    return int(count or 0)
+
+
+def _imported(response: TestResponse, games_before: int, accepted: int) -> None:
+    """Never a 500; an accepted import is one new game that replays; a refused one adds none."""
+    assert response.status_code < 500, response.get_data(as_text=True)[:500]
+    event(f"status {response.status_code}")
+    if response.status_code == accepted:
+        assert _games_count() == games_before + 1
+    else:
+        assert _games_count() == games_before
+
+
+@FUZZ_PAGES
+@given(data=st.data())
+def test_fuzz_api_import(
+    client: FlaskClient, start: Callable[..., Any], data: st.DataObject
+) -> None:
+    game = start()
+    backup = client.get(f"{API}/games/{game.id}/export").get_json()
+    body = data.draw(bodies(backup))
+    before = _games_count()
+    response = _api(client, "POST", f"{API}/games/import", body, {})
+    assert response.is_json
+    _imported(response, before, 201)
+    if response.status_code == 201:
+        services.load_game(response.get_json()["id"])
+        db.session.rollback()
+
+
+@FUZZ_PAGES
+@given(data=st.data())
+def test_fuzz_page_import(
+    phone: Callable[..., FlaskClient], start: Callable[..., Any], data: st.DataObject
+) -> None:
+    game = start()
+    client = phone()
+    backup = client.get(f"{API}/games/{game.id}/export").get_json()
+    upload = data.draw(bodies(backup))
+    before = _games_count()
+    form = {"backup": (io.BytesIO(upload), "backup.json")}
+    response = client.post("/games/import", data=form, content_type="multipart/form-data")
+    _imported(response, before, 302)
