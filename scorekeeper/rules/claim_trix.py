@@ -41,6 +41,9 @@ from .trix import Layout, frontier
 
 __all__ = ["TrixSearch", "solve_trix_claim"]
 
+TABLE_LIMIT = 2_000_000
+"""Entries the table may hold before it is cleared."""
+
 
 def _cards(mask: int) -> list[int]:
     out = []
@@ -140,8 +143,11 @@ class TrixSearch:
         if high <= alpha:
             return high
         self.nodes += 1
-        if not self.nodes & CHECK_EVERY and time.monotonic() > self.deadline:
-            raise SearchTimeout
+        if not self.nodes & CHECK_EVERY:
+            if time.monotonic() > self.deadline:
+                raise SearchTimeout
+            if len(self.table) > TABLE_LIMIT:
+                self.table.clear()
         a = alpha if alpha > low else low
         b = beta if beta < high else high
         best = self._loop(player, self._order(player, legal), out, a, b)

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
 from scorekeeper.rules.claim_core import ClaimResult
-from scorekeeper.rules.claim_search import doubled_holders_of, solve_claim
+from scorekeeper.rules.claim_search import solve_claim
+from scorekeeper.rules.claim_weights import doubled_holders_of
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.deals import random_deal
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet, SelfCapture, Values
@@ -425,3 +426,35 @@ def test_deadline_after_the_claim_is_decided_keeps_the_ruling() -> None:
     result = solve(pos, 1, 0, deadline=time.monotonic() + 0.3)
     assert (result.holds, result.guaranteed, result.decided) == (False, None, True)
     assert replay_line(pos, 1, result.line) < 0
+
+
+# --- the search's pieces -----------------------------------------------------------------------
+
+
+def test_equivalent_cards_are_played_as_one_but_penalty_cards_stay_apart() -> None:
+    from scorekeeper.rules.claim_bits import representatives
+    from scorekeeper.rules.claim_weights import claim_weights
+
+    hand, rem = mask("KH QH JH 9H 7H"), deck_without("TH")
+    plain = representatives(hand, hand, rem, 0)
+    assert plain == mask("9H 7H")  # K Q J 10(gone) 9 are one card; 8♥ is held by another
+    special = claim_weights(RuleSet(), (K,), 0, {}).special
+    assert representatives(hand, hand, rem, special) == mask("KH 9H 7H")  # the K♥ alone
+
+
+def deck_without(text: str) -> int:
+    from scorekeeper.rules.cards import FULL_DECK
+
+    return FULL_DECK ^ mask(text)
+
+
+def test_positions_alike_up_to_rank_share_a_table_key() -> None:
+    from scorekeeper.rules.claim_bits import squeezed_key
+
+    # The 2♠ gone and the 3♠ held, or the other way round: the same game from here.
+    a = [mask("3S AH"), mask("4S KH"), mask("5S QH"), mask("6S JH")]
+    b = [mask("2S AH"), mask("4S KH"), mask("5S QH"), mask("6S JH")]
+    rem_a, rem_b = (h[0] | h[1] | h[2] | h[3] for h in (a, b))
+    assert squeezed_key(*a[:3], rem_a, 0, ()) == squeezed_key(*b[:3], rem_b, 0, ())
+    c = [mask("4S AH"), mask("3S KH"), mask("5S QH"), mask("6S JH")]
+    assert squeezed_key(*c[:3], rem_a, 0, ()) != squeezed_key(*a[:3], rem_a, 0, ())

@@ -1,0 +1,142 @@
+"""Bit-set helpers of the claim search: card lists, equivalent cards, rank-squeezed keys.
+
+A hand is a 52-bit set, card index ``suit * 13 + rank - 2`` (:mod:`.cards`).
+
+>>> from scorekeeper.rules.cards import ALL_CARDS, Card, hand_mask
+>>> def bits(*texts): return hand_mask(Card.parse(t) for t in texts)
+>>> cards(bits("2S", "AS", "KH")) == [Card.parse(t).index for t in ("KH", "AS", "2S")]
+True
+>>> held, gone = bits("TS", "8S", "5S"), bits("9S")  # 10♠ and 8♠ are one card once 9♠ is gone
+>>> rem = FULL_DECK ^ gone
+>>> [str(ALL_CARDS[c]) for c in cards(representatives(held, held, rem, 0))]
+['8S', '5S']
+"""
+
+from __future__ import annotations
+
+from .cards import FULL_DECK, SUIT_MASKS
+
+__all__ = [
+    "NOT_ACES",
+    "RANK",
+    "SUIT_MASK_OF",
+    "SUIT_OF",
+    "card_at",
+    "cards",
+    "place_of",
+    "representatives",
+    "squeezed_key",
+    "to_front",
+]
+
+NOT_ACES = FULL_DECK ^ sum(1 << (13 * s + 12) for s in range(4))
+SUIT_OF = tuple(i // 13 for i in range(52))
+RANK = tuple(i % 13 for i in range(52))
+SUIT_MASK_OF = tuple(SUIT_MASKS[i // 13] for i in range(52))
+
+
+def _pext(bits: int, mask: int) -> int:
+    """The bits of ``bits`` at the positions of ``mask``, packed together (slow; for tables)."""
+    out = k = 0
+    for i in range(mask.bit_length()):
+        if mask >> i & 1:
+            out |= (bits >> i & 1) << k
+            k += 1
+    return out
+
+
+# pext of a suit's 13 bits in two table look-ups: the low 7 bits, then the high 6.
+_LOW = tuple(_pext(h, r) for r in range(128) for h in range(128))
+_HIGH = tuple(_pext(h, r) for r in range(64) for h in range(64))
+_POP = tuple(r.bit_count() for r in range(128))
+
+
+def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
+    return tuple(13 * suit + r for r in range(12, -1, -1) if bits >> r & 1)
+
+
+_CARDS_OF = tuple(tuple(_suit_cards(s, bits) for bits in range(8192)) for s in range(4))
+"""``_CARDS_OF[suit][13 bits]``: the cards, highest first."""
+
+
+def cards(mask: int) -> list[int]:
+    """Card indices of a bit set, highest first (spades last: suits high to low)."""
+    c0, c1, c2, c3 = _CARDS_OF
+    return [
+        *c3[mask >> 39],
+        *c2[mask >> 26 & 0x1FFF],
+        *c1[mask >> 13 & 0x1FFF],
+        *c0[mask & 0x1FFF],
+    ]
+
+
+def place_of(rem: int, card: int) -> int:
+    """A card as (suit, how many cards in play rank above it): the same in equivalent positions."""
+    return SUIT_OF[card] << 4 | ((rem & SUIT_MASK_OF[card]) >> card + 1).bit_count()
+
+
+def card_at(rem: int, place: int) -> int:
+    """The card in play at a :func:`place_of` place."""
+    mask = rem & SUIT_MASKS[place >> 4]
+    for _ in range(place & 15):
+        mask ^= 1 << mask.bit_length() - 1
+    return mask.bit_length() - 1
+
+
+def to_front(moves: list[int], card: int) -> None:
+    """Move ``card`` to the front of ``moves`` if it is there."""
+    if card in moves and moves[0] != card:
+        moves.remove(card)
+        moves.insert(0, card)
+
+
+def representatives(hand: int, legal: int, rem: int, special: int) -> int:
+    """One card per run of equivalent cards: the lowest (see the module docstring).
+
+    Adding the played cards to the hand's cards shifted up one rank makes each
+    hand card's successor carry over played cards to the next card in play;
+    a hand card so reached is not the lowest of its run.
+    """
+    played = (FULL_DECK ^ rem) & NOT_ACES
+    plain = hand & ~special
+    return legal & ~((played + ((plain & NOT_ACES) << 1)) & plain)
+
+
+def squeezed_key(
+    h0: int, h1: int, h2: int, rem: int, special: int, special_shifts: tuple[int, ...]
+) -> int:
+    """The position up to rank equivalence: each suit's cards in play, squeezed together.
+
+    Two positions that differ only in which low cards are gone play alike,
+    so they share a table entry. Seat 3's cards are the rest; special cards
+    (the K♥, queens) are squeezed too, which keeps their place in the suit.
+    """
+    low, high, pop = _LOW, _HIGH, _POP
+    key = 0
+    for shift in (0, 13, 26, 39):
+        r = rem >> shift & 0x1FFF
+        if not r:  # each suit's count comes last, so an empty suit needs only its count
+            key <<= 4
+            continue
+        rl, rh, up = (r & 127) << 7, (r >> 7) << 6, pop[r & 127]
+        a, b, c = h0 >> shift & 0x1FFF, h1 >> shift & 0x1FFF, h2 >> shift & 0x1FFF
+        key = (
+            (
+                (
+                    (key << 13 | low[rl | a & 127] | high[rh | a >> 7] << up) << 13
+                    | low[rl | b & 127]
+                    | high[rh | b >> 7] << up
+                )
+                << 13
+                | low[rl | c & 127]
+                | high[rh | c >> 7] << up
+            )
+            << 4
+        ) | r.bit_count()
+    for shift in special_shifts:
+        r = rem >> shift & 0x1FFF
+        d = special >> shift & r
+        key = (
+            key << 13 | low[(r & 127) << 7 | d & 127] | high[(r >> 7) << 6 | d >> 7] << pop[r & 127]
+        )
+    return key

@@ -1,0 +1,303 @@
+"""The search tree of a trick-contract claim: fail-soft alpha-beta, card by card (R10).
+
+The value of a position is the claimant's score *from here on*: the tricks
+still to be won, the current one included. So a table entry does not depend
+on the path to its position, and the table is keyed on the hands squeezed to
+relative ranks (:func:`.claim_bits.squeezed_key`) at the start of each trick.
+
+Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
+rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
+suit, else a penalty card under R9.4, else anything; leads under R3's
+heart-lead house rules.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+from .cards import FULL_DECK, SUIT_MASKS, Suit
+from .claim_bits import (
+    NOT_ACES,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    card_at,
+    cards,
+    place_of,
+    representatives,
+    squeezed_key,
+    to_front,
+)
+from .claim_core import (
+    CHECK_EVERY,
+    INFINITY,
+    SearchTimeout,
+)
+from .claim_order import MoveOrder
+from .claim_weights import claim_weights
+from .contracts import Contract
+from .ruleset import RuleSet
+from .trickplay import plan_for
+
+__all__ = ["HEARTS", "NOT_HEARTS", "TABLE_LIMIT", "TrickTree"]
+
+TABLE_LIMIT = 2_000_000
+"""Entries a table may hold before it is cleared (a 13-card search stores far fewer)."""
+HEARTS = SUIT_MASKS[Suit.HEARTS]
+NOT_HEARTS = FULL_DECK ^ HEARTS
+
+
+class TrickTree(MoveOrder):
+    """Fail-soft alpha-beta over the claimant's score from the current position."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        contracts: Sequence[Contract],
+        hands: Sequence[int],
+        trick: Sequence[int],
+        leader: int,
+        hearts_broken: bool,
+        seat: int,
+        holders: Mapping[int, int],
+        deadline: float,
+    ) -> None:
+        plan = plan_for(rules, contracts)
+        self.lead_mode, self.penalty = plan.lead_mode, plan.penalty
+        weights = claim_weights(rules, contracts, seat, holders)
+        self.win, self.lose, self.trick_value = weights.win, weights.lose, weights.trick
+        self.special, self.groups = weights.special, weights.groups
+        self.special_shifts = tuple(13 * s for s in range(4) if weights.special & SUIT_MASKS[s])
+        self.avoid = rules.sign > 0  # normal signs: taking things never helps the claimant
+        self.hands = list(hands)
+        self.trick = list(trick)
+        self.leader, self.seat, self.deadline = leader, seat, deadline
+        self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
+        self.nodes = 0
+        self.table: dict[int, tuple[int, int, int]] = {}
+        self.squeezed: dict[int, int] = {}
+
+    def bounds(self) -> tuple[int, int]:
+        """Proven bounds on the root: everything still to score goes for or against him."""
+        rem = self._in_play()
+        return self._bounds(rem, (rem.bit_count() + 3) // 4)
+
+    def value(self, alpha: int, beta: int) -> int:
+        """The root's fail-soft value; the position is restored even on a timeout."""
+        saved = (list(self.hands), list(self.trick), self.leader, self.broken)
+        try:
+            if not self.trick:
+                return self._lead(alpha, beta)
+            top, top_seat = self._winning(self.trick)
+            return self._follow(alpha, beta, self._in_play(), top, top_seat)
+        except SearchTimeout:
+            hands, trick, self.leader, self.broken = saved
+            self.hands[:], self.trick = hands, trick
+            raise
+
+    # --- the search -----------------------------------------------------------------------
+
+    def _in_play(self) -> int:
+        h = self.hands
+        rem = h[0] | h[1] | h[2] | h[3]
+        for card in self.trick:
+            rem |= 1 << card
+        return rem
+
+    def _bounds(self, rem: int, tricks: int) -> tuple[int, int]:
+        low = high = 0
+        for mask, least, most in self.groups:
+            n = (rem & mask).bit_count()
+            low += n * least
+            high += n * most
+        value = self.trick_value
+        return (low + tricks * value, high) if value < 0 else (low, high + tricks * value)
+
+    def _lead(self, alpha: int, beta: int) -> int:
+        hands = self.hands
+        h0, h1, h2, h3 = hands
+        rem = h0 | h1 | h2 | h3
+        if not rem:
+            return 0
+        count = rem.bit_count()
+        if count == 4:  # one card each: no choice left
+            return self._last_trick(h0, h1, h2, h3)
+        low, high = self._bounds(rem, count >> 2)
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        leader = self.leader
+        raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
+        squeezed = self.squeezed.get(raw)
+        if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
+            squeezed = squeezed_key(h0, h1, h2, rem, self.special, self.special_shifts)
+            self.squeezed[raw] = squeezed
+        key = squeezed << 3 | leader << 1 | self.broken
+        entry = self.table.get(key)
+        hint = -1
+        if entry is not None:
+            low, high, hint = entry
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self._check_clock()
+        a = alpha if alpha > low else low
+        b = beta if beta < high else high
+        hand = hands[leader]
+        legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
+        moves = self._lead_order(leader, cards(representatives(hand, legal, rem, self.special)))
+        if hint >= 0:  # the best lead found before in this position, up to rank equivalence
+            to_front(moves, card_at(rem, hint))
+        best, card = self._lead_loop(leader, hand, moves, rem, a, b)
+        if best <= a:
+            high = best
+        elif best >= b:
+            low = best
+        else:
+            low = high = best
+        self.table[key] = (low, high, place_of(rem, card))
+        return best
+
+    def _check_clock(self) -> None:
+        """Every few nodes: stop at the deadline; keep the tables to a sane size."""
+        if time.monotonic() > self.deadline:
+            raise SearchTimeout
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        if len(self.squeezed) > TABLE_LIMIT:
+            self.squeezed.clear()
+
+    def _last_trick(self, h0: int, h1: int, h2: int, h3: int) -> int:
+        """The claimant's score from the last trick, whose cards are all forced."""
+        cards = (h0.bit_length() - 1, h1.bit_length() - 1, h2.bit_length() - 1, h3.bit_length() - 1)
+        leader = self.leader
+        suit = SUIT_OF[cards[leader]]
+        winner = leader
+        for seat in range(4):
+            if SUIT_OF[cards[seat]] == suit and cards[seat] > cards[winner]:
+                winner = seat
+        if winner == self.seat:
+            win = self.win
+            return self.trick_value + win[cards[0]] + win[cards[1]] + win[cards[2]] + win[cards[3]]
+        lose = self.lose
+        return lose[cards[0]] + lose[cards[1]] + lose[cards[2]] + lose[cards[3]]
+
+    def _lead_loop(
+        self, leader: int, hand: int, moves: list[int], rem: int, a: int, b: int
+    ) -> tuple[int, int]:
+        hands, trick = self.hands, self.trick
+        maximise = leader == self.seat
+        best, choice = (-INFINITY if maximise else INFINITY), moves[0]
+        for card in moves:
+            hands[leader] = hand ^ 1 << card
+            trick.append(card)
+            v = self._follow(a, b, rem, card, leader)
+            trick.pop()
+            if maximise:
+                if v > best:
+                    best, choice = v, card
+                    if v > a:
+                        a = v
+            elif v < best:
+                best, choice = v, card
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        hands[leader] = hand
+        return best, choice
+
+    def _follow(self, alpha: int, beta: int, rem: int, top: int, top_seat: int) -> int:
+        """A card to the trick in progress; ``rem`` (held or in the trick) is the trick's
+        constant, ``top``/``top_seat`` the card winning so far and its player."""
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self._check_clock()
+        trick, hands = self.trick, self.hands
+        n = len(trick)
+        player = (self.leader + n) & 3
+        hand = hands[player]
+        suit_mask = SUIT_MASK_OF[trick[0]]
+        follow = hand & suit_mask
+        legal = follow or hand & self.penalty or hand
+        plain = hand & ~self.special  # representatives(), inlined: this is the hot loop
+        reps = legal & ~((((FULL_DECK ^ rem) & NOT_ACES) + ((plain & NOT_ACES) << 1)) & plain)
+        if reps & (reps - 1):
+            moves = self._follow_order(player, cards(reps), follow, top, top_seat)
+        else:
+            moves = [reps.bit_length() - 1]
+        if n == 3:
+            return self._close_loop(player, hand, moves, alpha, beta, top, top_seat)
+        maximise = player == self.seat
+        best = -INFINITY if maximise else INFINITY
+        a, b = alpha, beta
+        for card in moves:
+            hands[player] = hand ^ 1 << card
+            trick.append(card)
+            if card > top and suit_mask >> card & 1:
+                v = self._follow(a, b, rem, card, player)
+            else:
+                v = self._follow(a, b, rem, top, top_seat)
+            trick.pop()
+            if maximise:
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        hands[player] = hand
+        return best
+
+    def _close_loop(
+        self, player: int, hand: int, moves: list[int], a: int, b: int, top: int, top_seat: int
+    ) -> int:
+        """The fourth card: each choice closes the trick, scores it, and starts the next."""
+        trick, hands, leader, broken = self.trick, self.hands, self.leader, self.broken
+        win, lose, seat = self.win, self.lose, self.seat
+        win3 = self.trick_value + win[trick[0]] + win[trick[1]] + win[trick[2]]
+        lose3 = lose[trick[0]] + lose[trick[1]] + lose[trick[2]]
+        suit = SUIT_OF[trick[0]]
+        breaks = self.lead_mode == 2 and not broken and suit != Suit.HEARTS
+        maximise = player == seat
+        best = -INFINITY if maximise else INFINITY
+        self.trick = []
+        for card in moves:
+            winner = player if SUIT_OF[card] == suit and card > top else top_seat
+            delta = win3 + win[card] if winner == seat else lose3 + lose[card]
+            hands[player] = hand ^ 1 << card
+            self.leader = winner
+            if breaks:
+                self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
+            v = delta + self._lead(a - delta, b - delta)
+            if maximise:
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
+        return best
+
+    def _winning(self, trick: list[int]) -> tuple[int, int]:
+        """The card winning the trick so far and its seat."""
+        lead = trick[0]
+        suit, top, position = SUIT_OF[lead], lead, 0
+        for i in range(1, len(trick)):
+            card = trick[i]
+            if SUIT_OF[card] == suit and card > top:
+                top, position = card, i
+        return top, (self.leader + position) & 3
