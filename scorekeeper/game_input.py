@@ -51,6 +51,7 @@ def clean_players(raw: object) -> list[str]:
             rule="R1",
             field="players",
             count=count,
+            variant="listed" if count is not None else "not_listed",
         )
     problems = ProblemList()
     names = [_clean_name(problems, seat, name) for seat, name in enumerate(raw)]
@@ -63,12 +64,25 @@ def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     field = f"players.{seat}"
     if not isinstance(raw, str):
         problems.add(
-            "player_name", f"Player {seat + 1}'s name must be text.", rule="R1", field=field
+            "player_name",
+            f"Player {seat + 1}'s name must be text.",
+            rule="R1",
+            field=field,
+            seat=seat,
+            number=seat + 1,
+            variant="not_text",
         )
         return None
     name = unicodedata.normalize("NFC", raw.strip())
     if not name:
-        problems.add("player_name", f"Player {seat + 1} needs a name.", rule="R1", field=field)
+        problems.add(
+            "player_name",
+            f"Player {seat + 1} needs a name.",
+            rule="R1",
+            field=field,
+            seat=seat,
+            number=seat + 1,
+        )
         return None
     if len(name) > NAME_MAX:
         problems.add(
@@ -77,6 +91,9 @@ def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
             rule="R1",
             field=field,
             length=len(name),
+            seat=seat,
+            number=seat + 1,
+            max=NAME_MAX,
         )
         return None
     if any(unicodedata.category(ch) == "Cc" for ch in name):
@@ -85,6 +102,8 @@ def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
             f"Player {seat + 1}'s name contains a control character (such as a line break).",
             rule="R1",
             field=field,
+            seat=seat,
+            number=seat + 1,
         )
         return None
     return name
@@ -120,7 +139,7 @@ def parse_new_game_body(body: Mapping[str, Any]) -> NewGame:
     if first_king is None:
         custom = rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order
         first_king = rules.king_order[0] if custom and rules.king_order else 0
-    return NewGame(players, _seat(first_king, "first_king", "The first king"), rules)
+    return NewGame(players, _seat(first_king, "first_king", "The first king", "first_king"), rules)
 
 
 def parse_deal_body(body: Mapping[str, Any], rules: RuleSet | None = None) -> DealEntry:
@@ -139,11 +158,13 @@ def parse_deal_body(body: Mapping[str, Any], rules: RuleSet | None = None) -> De
             "“captures” is missing: say what each player took in this deal.",
             rule="R11",
             field="captures",
+            name="captures",
+            variant="captures",
         )
     captures = Captures.from_dict(body["captures"])
     king = body.get("king")
     if king is not None:
-        king = _seat(king, "king", "The king")
+        king = _seat(king, "king", "The king", "king")
     return DealEntry(contracts, captures, king)
 
 
@@ -156,6 +177,8 @@ def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
             '“kind” is missing: "redeal" (a claim under R8) or "misdeal".',
             rule="R8",
             field="kind",
+            name="kind",
+            variant="kind",
         )
     note = body.get("note")
     if isinstance(note, str) and len(note) > NOTE_MAX:
@@ -164,6 +187,8 @@ def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
             f"The note is {len(note)} characters long; use at most {NOTE_MAX}.",
             rule="R8",
             field="note",
+            length=len(note),
+            max=NOTE_MAX,
         )
     cleaned = {k: v for k, v in body.items() if not (k == "note" and v is None)}
     entry = entry_from_dict(cleaned)
@@ -190,7 +215,8 @@ def _contracts(raw: object) -> tuple[Contract, ...]:
     return tuple(parsed)
 
 
-def _seat(raw: object, field: str, what: str) -> int:
+def _seat(raw: object, field: str, what: str, variant: str) -> int:
+    """A seat 0–3; ``what`` names it in the message, ``variant`` in its template key."""
     if not is_seat(raw):
         raise MalformedError.one(
             "bad_seat",
@@ -198,6 +224,7 @@ def _seat(raw: object, field: str, what: str) -> int:
             rule="R1",
             field=field,
             value=repr(raw),
+            variant=f"input_{variant}",
         )
     assert isinstance(raw, int)
     return raw
@@ -212,5 +239,7 @@ def only_keys(body: Mapping[str, Any], allowed: set[str], what: str) -> None:
             f"“{key}” is not a field of {what}; use " + ", ".join(sorted(allowed)) + ".",
             field=key,
             name=key,
+            allowed=", ".join(sorted(allowed)),
+            variant=what.replace(" ", "_"),
         )
     problems.raise_if_any(MalformedError)

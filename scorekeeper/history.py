@@ -141,8 +141,14 @@ def breaks_later(n: int, later: str, error: RulesError, field_prefix: str) -> St
             f"Changing deal {n} this way would break {later}: {p.message}",
             p.rule,
             field_prefix if p.field is None else f"{field_prefix}.{p.field}",
-            {**p.params, "n": n, "later": later, "reason_code": p.code},
+            {**_without_variant(p.params), "n": n, "later": later, "reason_code": p.code}
+            | {"reason": {"part": p.key, "params": p.params}},
         )
         for p in error.problems
     ]
     return StateError(problems)
+
+
+def _without_variant(params: dict[str, Any]) -> dict[str, Any]:
+    """The later problem's params, minus its template variant (``reason`` keeps it whole)."""
+    return {k: v for k, v in params.items() if k != "variant"}

@@ -19,7 +19,7 @@ from typing import Any
 
 from .cards import QUEENS, Card, Suit
 from .contracts import Contract
-from .errors import MalformedError, ProblemList
+from .errors import MalformedError, ProblemList, part
 
 SEATS = (0, 1, 2, 3)
 Seats4 = tuple[int, int, int, int]
@@ -142,7 +142,7 @@ def _parse(data: object) -> Captures:
     fields: dict[str, Any] = {}
     if data.get("king_of_hearts") is not None:
         fields["king_of_hearts"] = _capture(
-            problems, data["king_of_hearts"], "captures.king_of_hearts", "the K♥"
+            problems, data["king_of_hearts"], "captures.king_of_hearts", "K♥", the=True
         )
     if data.get("queens") is not None:
         fields["queens"] = _queens(problems, data["queens"])
@@ -155,7 +155,11 @@ def _parse(data: object) -> Captures:
     return Captures(**fields)
 
 
-def _capture(problems: ProblemList, raw: object, where: str, what: str) -> Capture | None:
+def _capture(
+    problems: ProblemList, raw: object, where: str, card: str, the: bool = False
+) -> Capture | None:
+    what = f"the {card}" if the else card
+    shown = part("word.the_card", card=card) if the else card
     if not isinstance(raw, Mapping) or "taker" not in raw:
         problems.add(
             "capture_shape",
@@ -163,7 +167,8 @@ def _capture(problems: ProblemList, raw: object, where: str, what: str) -> Captu
             "0–3) and “doubled_by” (a seat or null).",
             rule="R11",
             field=where,
-            card=what,
+            card=card,
+            what=shown,
         )
         return None
     for key in sorted(set(raw) - {"taker", "doubled_by"}, key=str):
@@ -183,7 +188,9 @@ def _capture(problems: ProblemList, raw: object, where: str, what: str) -> Captu
             rule="R1",
             field=f"{where}.taker",
             value=repr(taker),
-            card=what,
+            card=card,
+            what=shown,
+            variant="taker",
         )
         ok = False
     if doubled is not None and not is_seat(doubled):
@@ -193,7 +200,9 @@ def _capture(problems: ProblemList, raw: object, where: str, what: str) -> Captu
             rule="R1",
             field=f"{where}.doubled_by",
             value=repr(doubled),
-            card=what,
+            card=card,
+            what=shown,
+            variant="doubled_by",
         )
         ok = False
     return Capture(taker, doubled) if ok else None
@@ -265,6 +274,7 @@ def _counts(problems: ProblemList, raw: object, name: str) -> Seats4 | None:
         field=f"captures.{name}",
         name=name,
         value=repr(raw),
+        variant=name,
     )
     return None
 

@@ -109,7 +109,13 @@ class Card:
         if card is not None:  # the common case: canonical text, no parsing
             return card
         if not isinstance(text, str):
-            raise MalformedError.one("bad_card", f"{text!r} is not a card.", text=str(text))
+            raise MalformedError.one(
+                "bad_card",
+                f"{text!r} is not a card.",
+                text=str(text),
+                value=repr(text),
+                variant="not_text",
+            )
         return _parse_card(text.strip())
 
     @property
@@ -137,7 +143,7 @@ class Card:
 def _parse_card(text: str) -> Card:
     if len(text) < 2:
         raise MalformedError.one(
-            "bad_card", f"“{text}” is not a card (write e.g. KH, 10D).", text=text
+            "bad_card", f"“{text}” is not a card (write e.g. KH, 10D).", text=text, variant="short"
         )
     try:
         return Card(Suit.parse(text[-1]), Rank.parse(text[:-1]))

@@ -135,7 +135,10 @@ def parse_contracts(rules: RuleSet, raw: object) -> tuple[Contract, ...]:
 def parse_cards(raw: object, field: str) -> list[Card]:
     if not isinstance(raw, list):
         raise MalformedError.one(
-            "cards_shape", f'“{field}” must be a list of cards such as ["KH", "10D"].', field=field
+            "cards_shape",
+            f'“{field}” must be a list of cards such as ["KH", "10D"].',
+            field=field,
+            name=field,
         )
     lookup = CARD_BY_TEXT.get
     cards = [lookup(text) if isinstance(text, str) else None for text in raw]
@@ -154,6 +157,7 @@ def parse_hands(raw: object) -> list[list[Card]]:
                 "“hands” must give the hands of seats 0, 1, 2 and 3.",
                 rule="R1",
                 field="hands",
+                variant="seats",
             )
         raw = [raw.get(s, raw.get(int(s))) for s in "0123"]
     if not isinstance(raw, list) or len(raw) != 4:

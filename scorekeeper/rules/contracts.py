@@ -42,7 +42,10 @@ class Contract(enum.Enum):
                 return contract
         names = ", ".join(f'"{c.value}"' for c in cls)
         raise MalformedError.one(
-            "bad_contract", f"“{text}” is not a contract; use one of {names}.", text=str(text)
+            "bad_contract",
+            f"“{text}” is not a contract; use one of {names}.",
+            text=str(text),
+            allowed=names,
         )
 
 

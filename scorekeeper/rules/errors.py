@@ -9,6 +9,29 @@ English sentence a player at the table understands.
 ...                        field="captures.diamonds", total=12)
 >>> err.problems[0].as_dict()["rule"], str(err)
 ('R11', 'Diamonds must add up to 13.')
+
+Messages as templates
+---------------------
+The English ``message`` can be rebuilt from a template with ``params``, so the
+web layer can say it in another language (``scorekeeper.messages``). The rules:
+
+* The template's key is :attr:`Problem.key`: the ``code``, or
+  ``code.variant`` when one code has several sentence shapes (``bad_seat.king``,
+  ``bad_seat.taker``); ``params["variant"]`` names the shape. Codes never change.
+* ``params`` holds every value the sentence shows, ready for display: names
+  (``player="Sami"``, never a seat number the reader must look up), cards
+  as people write them (``card="K♥"``), numbers as ints, raw JSON as
+  ``value=repr(raw)``. Data for programs (seats, wire values) may sit beside them.
+* A piece with words in it is never English text in ``params``: it is a
+  :func:`part` (a sub-sentence with its own key and params: a contract's name,
+  ``seat 2``, ``3 spades``) or a :func:`joined` list (``a, b and c``).
+
+>>> p = Problem("bad_seat", "The king must be a seat 0–3, not 7.", "R1", "king",
+...             {"variant": "king", "value": "7"})
+>>> p.key
+'bad_seat.king'
+>>> joined("and", [part("contract.king"), part("contract.trix")])["items"][1]
+{'part': 'contract.trix', 'params': {}}
 """
 
 from __future__ import annotations
@@ -32,6 +55,30 @@ class Problem:
     def as_dict(self) -> dict[str, Any]:
         """The API's error object (``rule``, ``field``, ``message``), plus ``code``."""
         return {"rule": self.rule, "field": self.field, "message": self.message, "code": self.code}
+
+    @property
+    def key(self) -> str:
+        """The message template's key: ``code``, or ``code.variant`` (see the module doc)."""
+        variant = self.params.get("variant")
+        return f"{self.code}.{variant}" if variant else self.code
+
+
+def part(key: str, **params: Any) -> dict[str, Any]:
+    """A piece of a message with words in it, for a problem's ``params``.
+
+    It is rendered from its own template ``key`` with ``params``, in the
+    reader's language: ``part("seat", seat=2)`` is "seat 2".
+    """
+    return {"part": key, "params": params}
+
+
+def joined(how: str, items: Iterable[Any]) -> dict[str, Any]:
+    """Items (text or :func:`part` values) joined for a problem's ``params``.
+
+    ``how`` is ``"and"`` (``a, b and c``), ``"comma"`` (``a, b, c``) or
+    ``"plus"`` (``a + b``, for the contracts of a combination).
+    """
+    return {"join": how, "items": list(items)}
 
 
 class RulesError(Exception):

@@ -24,7 +24,7 @@ from typing import Any
 
 from .captures import Seats4, is_seat
 from .contracts import ALL_CONTRACTS, Contract
-from .errors import IllegalError, MalformedError, RulesError, StateError
+from .errors import IllegalError, MalformedError, RulesError, StateError, joined, part
 from .game_end import Outcome, Standing, decide
 from .game_log import (
     DealEntry,
@@ -289,6 +289,7 @@ class Game:
                 rule="R1",
                 field="king",
                 value=repr(entry.king),
+                variant="king",
             )
         if starting and self.rules.kingdom_order is KingdomOrder.SEVEN_OF_HEARTS:
             if entry.king is not None:
@@ -348,6 +349,10 @@ class Game:
             king=king,
             contracts=[c.value for c in played],
             remaining=[c.value for c in remaining],
+            player=name,
+            played=_labels(played),
+            left=_labels(remaining),
+            count=len(remaining),
         )
 
     def _king_needed(self) -> RulesError:
@@ -362,13 +367,13 @@ class Game:
 
     def _wrong_king(self, king: int, given: int) -> RulesError:
         name, other = self._name(king), self._name(given)
+        params = {"king": king, "given": given, "king_name": name, "given_name": other}
         if self.in_kingdoms:
             message = f"{name} is king of this kingdom and deals it, not {other}."
         else:
             message = f"{name}, the first king, deals the extra deal, not {other}."
-        return StateError.one(
-            "not_the_king", message, rule="R2", field="king", king=king, given=given
-        )
+            params["variant"] = "extra"
+        return StateError.one("not_the_king", message, rule="R2", field="king", **params)
 
     def _game_over(self) -> RulesError:
         winner = self.winner
@@ -384,6 +389,8 @@ class Game:
             field=None,
             winner=self.winner,
             total=total,
+            winners=joined("and", winners),
+            **({"variant": "team"} if len(winners) > 1 else {}),
         )
 
 
@@ -400,4 +407,11 @@ def _check_redeal_contract(game: Game, contract: Contract) -> None:
         rule="R8",
         field="contract",
         contract=contract.value,
+        king_name=part("word.the_king") if king is None else game.names[king],
+        label=part(f"contract.{contract.value}"),
     )
+
+
+def _labels(contracts: Iterable[Contract]) -> dict[str, Any]:
+    """Contract names joined with "and", as a message param (see :mod:`.errors`)."""
+    return joined("and", (part(f"contract.{c.value}") for c in contracts))

@@ -199,6 +199,7 @@ def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:
                 rule="R1",
                 field=f"players.{seat}",
                 seat=seat,
+                number=seat + 1,
             )
     cleaned = [name.strip() for name in names]
     for seat, name in enumerate(cleaned):
@@ -223,6 +224,7 @@ def check_first_king(rules: RuleSet, first_king: int, names: Sequence[str]) -> N
             rule="R2",
             field="first_king",
             value=repr(first_king),
+            variant="first_king",
         )
     order = rules.king_order
     if rules.kingdom_order is KingdomOrder.CUSTOM and order is not None and order[0] != first_king:
@@ -234,6 +236,8 @@ def check_first_king(rules: RuleSet, first_king: int, names: Sequence[str]) -> N
             field="first_king",
             king_order=list(order),
             first_king=first_king,
+            first_name=names[order[0]],
+            given_name=names[first_king],
         )
 
 
@@ -245,6 +249,8 @@ def check_redeal_shape(entry: RedealEntry) -> None:
             f'A redeal\'s kind must be "redeal" or "misdeal", not {entry.kind!r}.',
             rule="R8",
             field="kind",
+            value=repr(entry.kind),
+            variant="built",
         )
     if entry.seat is not None and not is_seat(entry.seat):
         raise MalformedError.one(
@@ -252,4 +258,6 @@ def check_redeal_shape(entry: RedealEntry) -> None:
             f"The player asking for a redeal must be a seat 0–3, not {entry.seat!r}.",
             rule="R1",
             field="seat",
+            value=repr(entry.seat),
+            variant="redeal_seat",
         )

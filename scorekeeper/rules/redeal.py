@@ -79,6 +79,7 @@ def _hand_of_thirteen(hand: Sequence[Card]) -> int:
             rule="R1",
             field="hand",
             cards=[str(c) for c in twice],
+            listed=names,
         )
     raise MalformedError.one(
         "hand_size",
@@ -86,6 +87,7 @@ def _hand_of_thirteen(hand: Sequence[Card]) -> int:
         rule="R1",
         field="hand",
         count=len(hand),
+        variant="hand",
     )
 
 

@@ -253,6 +253,7 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
                 field=f"rules.values.{key}",
                 name=key,
                 value=repr(value),
+                variant=key,
             )
         else:
             numbers[key] = value

@@ -20,6 +20,7 @@ from typing import Any
 from .captures import Capture, Captures
 from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, QUEENS, SUIT_MASKS, Card, Suit, cards_of
 from .contracts import Contract
+from .errors import joined, part
 from .ruleset import RevokeRule, RuleSet
 from .trickplay import (
     BROKEN_HEARTS,
@@ -34,6 +35,8 @@ from .trickplay import (
 RULE_OF = {MUST_FOLLOW: "R10", NO_HEART_LEAD: "R3", BROKEN_HEARTS: "R3", MUST_DISCARD: "R9.4"}
 """The rule each kind of violation breaks."""
 _SUIT_NAMES = ("spade", "heart", "diamond", "club")
+_SUIT_COUNT_KEYS = ("word.spades", "word.hearts", "word.diamonds", "word.clubs")
+"""Message parts for ``3 spades`` and so on (a plural template with ``count``)."""
 _DIAMONDS = SUIT_MASKS[Suit.DIAMONDS]
 
 
@@ -71,6 +74,18 @@ def you_message(code: str, hand: int, trick: Sequence[int], plan: Plan) -> str:
         return "You may not lead a heart until a heart has been discarded on another suit."
     held = _and_list(hand & plan.penalty)
     return f"You cannot follow suit, so you must discard a penalty card: you hold {held}."
+
+
+def you_params(code: str, hand: int, trick: Sequence[int], plan: Plan) -> dict[str, Any]:
+    """The params of :func:`you_message`'s sentence, whose template key is ``<code>.you``."""
+    params: dict[str, Any] = {"variant": "you"}
+    if code == MUST_FOLLOW:
+        suit = trick[0] // 13
+        count = (hand & SUIT_MASKS[suit]).bit_count()
+        params["held"] = part(_SUIT_COUNT_KEYS[suit], count=count)
+    elif code == MUST_DISCARD:
+        params["held"] = joined("and", (card.pretty for card in cards_of(hand & plan.penalty)))
+    return params
 
 
 def _count(mask: int, suit: int) -> str:

@@ -13,11 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .captures import Capture, Captures
 from .contracts import TRICK_CONTRACTS, Contract, canonical, describe
-from .errors import IllegalError, ProblemList
+from .errors import IllegalError, ProblemList, joined, part
 from .ruleset import Combination, RuleSet, SelfCapture, Values
 from .validation import seat_name, validate_captures
 
@@ -62,6 +62,7 @@ this deal names 2 (King of Hearts + Queens).
                 rule="R2",
                 field="contracts",
                 contract=contract.value,
+                label=part(f"contract.{contract.value}"),
             )
     if len(chosen) > 1:
         _check_combination(problems, rules, chosen)
@@ -71,7 +72,8 @@ this deal names 2 (King of Hearts + Queens).
 
 def _check_combination(problems: ProblemList, rules: RuleSet, chosen: tuple[Contract, ...]) -> None:
     names = describe(chosen)
-    params = {"contracts": [c.value for c in chosen]}
+    params: dict[str, Any] = {"contracts": [c.value for c in chosen], "count": len(chosen)}
+    params["names"] = joined("plus", (part(f"contract.{c.value}") for c in chosen))
     if rules.combination is Combination.OFF:
         problems.add(
             "combination_off",

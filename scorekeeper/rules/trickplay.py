@@ -303,7 +303,7 @@ def _not_held(tricks: Sequence[Sequence[int]], t: int, seat: int, card: int) -> 
                 f"{pretty} is played twice: in trick {earlier + 1} and again in trick {t + 1}.",
                 rule="R1",
                 field=f"tricks.{t}",
-                card=str(ALL_CARDS[card]),
+                card=pretty,
                 trick=t + 1,
                 first=earlier + 1,
             )
@@ -312,7 +312,7 @@ def _not_held(tricks: Sequence[Sequence[int]], t: int, seat: int, card: int) -> 
         f"In trick {t + 1}, seat {seat} plays {pretty}, a card not in that player's hand.",
         rule="R1",
         field=f"tricks.{t}",
-        card=str(ALL_CARDS[card]),
+        card=pretty,
         trick=t + 1,
         seat=seat,
     )
@@ -330,7 +330,10 @@ def _check_hands(hands: Sequence[int]) -> tuple[int, int, int, int]:
 def _bad_hands(hands: Sequence[int]) -> MalformedError:
     if len(hands) != 4:
         return _hands_error(
-            "hands_count", f"Give the hands of all four players, not {len(hands)}.", "hands"
+            "hands_count",
+            f"Give the hands of all four players, not {len(hands)}.",
+            "hands",
+            count=len(hands),
         )
     for seat, hand in enumerate(hands):
         if hand.bit_count() != 13 or hand & ~FULL_DECK:
@@ -344,7 +347,8 @@ def _bad_hands(hands: Sequence[int]) -> MalformedError:
                 card = ALL_CARDS[next(indices_of(common))]
                 message = f"{card.pretty} is in both seat {other}'s and seat {seat}'s hands."
                 field = f"hands.{seat}"
-                return _hands_error("hands_overlap", message, field, seat=seat, card=str(card))
+                params = {"seat": seat, "other": other, "card": card.pretty}
+                return _hands_error("hands_overlap", message, field, **params)
     raise AssertionError("unreachable: 4 disjoint hands of 13 cover the pack")
 
 

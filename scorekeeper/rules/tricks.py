@@ -42,6 +42,7 @@ from .rulings import (
     trick_counts,
     violation_of,
     you_message,
+    you_params,
 )
 from .trickplay import (
     IndexReplay,
@@ -144,12 +145,15 @@ def illegal_reason(
     """
     pretty = ALL_CARDS[card].pretty
     if not hand >> card & 1:
-        return Problem("card_not_held", f"You do not hold {pretty}.", "R1", None, {"card": pretty})
+        params = {"card": pretty, "variant": "you"}
+        return Problem("card_not_held", f"You do not hold {pretty}.", "R1", None, params)
     code = fault_code(plan_for(rules, contracts), hand, trick, hearts_broken, card)
     if code is None:
         return None
-    message = you_message(code, hand, trick, plan_for(rules, contracts))
-    return Problem(code, message, RULE_OF[code], None, {"card": pretty})
+    plan = plan_for(rules, contracts)
+    message = you_message(code, hand, trick, plan)
+    params = {"card": pretty, **you_params(code, hand, trick, plan)}
+    return Problem(code, message, RULE_OF[code], None, params)
 
 
 def replay_tricks(
@@ -216,7 +220,12 @@ def _check_setup(
         )
     if not (isinstance(king, int) and 0 <= king <= 3) or isinstance(king, bool):
         raise MalformedError.one(
-            "bad_seat", f"The king must be a seat 0–3, not {king!r}.", rule="R1", field="king"
+            "bad_seat",
+            f"The king must be a seat 0–3, not {king!r}.",
+            rule="R1",
+            field="king",
+            value=repr(king),
+            variant="king",
         )
     for i, card in enumerate(doubled):
         _check_doubled(rules, contracts, doubled, i, card)
@@ -228,7 +237,9 @@ def _check_doubled(
     field = f"doubled.{i}"
     if not rules.doubling:
         message = f"Doubling is off in this game's rules, so {card.pretty} cannot be doubled."
-        raise MalformedError.one("doubling_off", message, rule="R9.1", field=field, card=str(card))
+        raise MalformedError.one(
+            "doubling_off", message, rule="R9.1", field=field, card=card.pretty, variant="doubled"
+        )
     king_ok = card == KING_OF_HEARTS and Contract.KING in contracts
     queen_ok = card.rank == Rank.QUEEN and Contract.QUEENS in contracts
     if not (king_ok or queen_ok):
@@ -241,11 +252,11 @@ def _check_doubled(
             message,
             rule="R3" if card == KING_OF_HEARTS else "R4",
             field=field,
-            card=str(card),
+            card=card.pretty,
         )
     if card in doubled[:i]:
         message = f"{card.pretty} is listed twice among the doubled cards."
-        raise MalformedError.one("doubled_twice", message, rule="R3", field=field, card=str(card))
+        raise MalformedError.one("doubled_twice", message, rule="R3", field=field, card=card.pretty)
 
 
 def _hand_mask(seat: int, hand: Sequence[Card]) -> int:
@@ -263,7 +274,12 @@ def _repeat_in_hand(seat: int, hand: Sequence[Card]) -> None:
         if card in hand[:i]:
             message = f"{card.pretty} is given twice in seat {seat}'s hand."
             raise MalformedError.one(
-                "card_twice_in_hand", message, rule="R1", field=f"hands.{seat}", card=str(card)
+                "card_twice_in_hand",
+                message,
+                rule="R1",
+                field=f"hands.{seat}",
+                card=card.pretty,
+                seat=seat,
             )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .captures import Captures
 from .cards import (
@@ -30,7 +31,7 @@ from .cards import (
     Suit,
     cards_of,
 )
-from .errors import IllegalError, MalformedError, Problem, ProblemList
+from .errors import IllegalError, MalformedError, Problem, ProblemList, joined, part
 from .ruleset import RuleSet, Starter, TrixRevoke
 
 JACKS = sum(Card(s, Rank.JACK).bit for s in Suit)
@@ -87,7 +88,8 @@ class Layout:
             run = _parse_row(problems, key, value)
             if run & played:
                 message = f"The layout gives the row “{key}” twice."
-                problems.add("layout_row_twice", message, rule="R7", field=f"layout.{key}")
+                where = f"layout.{key}"
+                problems.add("layout_row_twice", message, rule="R7", field=where, name=str(key))
             played |= run
         problems.raise_if_any(MalformedError)
         return cls(played)
@@ -118,6 +120,17 @@ class Layout:
         low, high = Card(suit, row[0]).pretty, Card(suit, row[1]).pretty
         return f"{name} holds only the {low}" if low == high else f"{name} runs {low}–{high}"
 
+    def row_part(self, suit: Suit) -> dict[str, Any]:
+        """:meth:`describe_row` as a message part (see :mod:`.errors`)."""
+        row = self.rows()[suit]
+        name = part(f"word.{_SUIT_WORDS[suit]}_row")
+        if row is None:
+            return part("word.row_closed", row=name, card=Card(suit, Rank.JACK).pretty)
+        low, high = Card(suit, row[0]).pretty, Card(suit, row[1]).pretty
+        if low == high:
+            return part("word.row_only", row=name, card=low)
+        return part("word.row_runs", row=name, low=low, high=high)
+
 
 def _is_row(run: int) -> bool:
     """Empty, or one unbroken run of ranks through the Jack (bit 9 of a suit's 13)."""
@@ -139,12 +152,14 @@ def _parse_row(problems: ProblemList, key: object, value: object) -> int:
     word = _SUIT_WORDS[suit]
     if len(ends) != 2 or any(c.suit != suit for c in ends):
         message = f"Give the {word} row as its low and high end, two {word}s, not {value!r}."
-        problems.add("layout_row_shape", message, rule="R7", field=where, value=repr(value))
+        params = {"value": repr(value), "variant": word}
+        problems.add("layout_row_shape", message, rule="R7", field=where, **params)
         return 0
     low, high = ends[0].rank, ends[1].rank
     if not low <= Rank.JACK <= high:
         message = f"A row grows from its Jack: the {word} row cannot run {ends[0]}–{ends[1]}."
-        problems.add("layout_row_without_jack", message, rule="R7", field=where)
+        params = {"low": str(ends[0]), "high": str(ends[1]), "variant": word}
+        problems.add("layout_row_without_jack", message, rule="R7", field=where, **params)
         return 0
     return ((1 << (high - low + 1)) - 1) << (13 * suit + low - 2)
 
@@ -160,7 +175,8 @@ def play(layout: Layout, card_index: int) -> Layout:
     if not frontier(layout.played) & bit:
         card = ALL_CARDS[card_index]
         message = f"The {card.pretty} cannot be laid: {layout.describe_row(card.suit)}."
-        raise IllegalError.one("card_not_placeable", message, rule="R7", card=str(card))
+        row = layout.row_part(card.suit)
+        raise IllegalError.one("card_not_placeable", message, rule="R7", card=card.pretty, row=row)
     return Layout(layout.played | bit)
 
 
@@ -352,11 +368,19 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _person(who: Names, seat: int, start: bool = False) -> str | dict[str, Any]:
+    """A player for a problem's params: the name, or a ``seat N`` part when names are unknown."""
+    if who[seat] == f"seat {seat}":
+        return part("word.seat_start" if start else "word.seat", seat=seat)
+    return _cap(who[seat]) if start else who[seat]
+
+
 def _check_hands(hands: Sequence[Sequence[Card]], who: Names) -> Hands4:
     """Four hands of 13 cards, no card twice (R1)."""
     if len(hands) != 4:
         message = f"Give four hands, one per seat, not {len(hands)}."
-        raise MalformedError.one("hands_count", message, rule="R1", field="hands")
+        params = {"count": len(hands), "variant": "trix"}
+        raise MalformedError.one("hands_count", message, rule="R1", field="hands", **params)
     masks = [_mask(hand) for hand in hands]
     if (
         all(len(h) == 13 for h in hands)
@@ -368,11 +392,14 @@ def _check_hands(hands: Sequence[Sequence[Card]], who: Names) -> Hands4:
         where = f"hands.{seat}"
         if len(hand) != 13 or mask.bit_count() != 13:
             message = f"{_cap(who[seat])} must be dealt 13 different cards, not {len(hand)} cards."
-            problems.add("hand_size", message, rule="R1", field=where, count=len(hand))
+            params = {"count": len(hand), "player": _person(who, seat, True), "variant": "player"}
+            problems.add("hand_size", message, rule="R1", field=where, **params)
         for other in range(seat):
             for card in cards_of(mask & masks[other]):
                 message = f"The {card.pretty} is in both {who[other]}'s and {who[seat]}'s hands."
-                problems.add("card_in_two_hands", message, rule="R1", field=where, card=str(card))
+                params = {"card": card.pretty, "player": _person(who, seat)}
+                params["other"] = _person(who, other)
+                problems.add("card_in_two_hands", message, rule="R1", field=where, **params)
     problems.raise_if_any(MalformedError)
     return _four(masks)
 
@@ -406,25 +433,29 @@ def _dealt(first: int, plays: Sequence[Card | None], who: Names) -> Hands4:
     if len(order) < 3:
         message = "Without the hands the record must run to the end of the deal (three players "
         message += f"out); here {len(order)} went out."
-        raise MalformedError.one("record_incomplete", message, rule="R7", field="hands")
+        params = {"count": len(order), "variant": "trix"}
+        raise MalformedError.one("record_incomplete", message, rule="R7", field="hands", **params)
     held[counts.index(min(counts))] |= FULL_DECK & ~seen  # the last player held the rest
     return _four(held)
 
 
 def _malformed(code: str, message: str, turn: int, **params: object) -> MalformedError:
     """An impossible record, pointing at ``plays.<turn>``."""
-    return MalformedError([Problem(code, message, "R7", f"plays.{turn}", {"turn": turn, **params})])
+    params = {"turn": turn, "turn_number": turn + 1, **params}
+    return MalformedError([Problem(code, message, "R7", f"plays.{turn}", params)])
 
 
 def _after_end(turn: int, order: Sequence[int], who: Names) -> MalformedError:
     message = f"Turn {turn + 1} comes after the deal ended: {_listing(order, who)} were out."
-    return _malformed("play_after_end", message, turn)
+    out = joined("and", (_person(who, s) for s in order))
+    return _malformed("play_after_end", message, turn, out=out)
 
 
 def _twice(turn: int, card: Card, plays: Sequence[Card | None]) -> MalformedError:
     before = next(t for t, c in enumerate(plays) if c == card)
     message = f"On turn {turn + 1} the {card.pretty} is played again; it was played on turn "
-    return _malformed("card_twice", message + f"{before + 1}.", turn, card=str(card))
+    params = {"card": card.pretty, "first": before + 1, "variant": "trix"}
+    return _malformed("card_twice", message + f"{before + 1}.", turn, **params)
 
 
 def _impossible(
@@ -438,6 +469,10 @@ def _impossible(
     if not run.hands[seat] & card.bit:
         holder = next(s for s in range(4) if run.hands[s] & card.bit)
         message = f"{said}, but {who[holder]} holds it."
-        return _malformed("card_not_held", message, turn, card=str(card), seat=seat)
+        params = {"card": card.pretty, "seat": seat, "player": _person(who, seat)}
+        params |= {"holder": _person(who, holder), "variant": "trix"}
+        return _malformed("card_not_held", message, turn, **params)
     message = f"{said}, which cannot be laid: {Layout(played).describe_row(card.suit)}."
-    return _malformed("card_not_placeable", message, turn, card=str(card), seat=seat)
+    params = {"card": card.pretty, "seat": seat, "player": _person(who, seat)}
+    params |= {"row": Layout(played).row_part(card.suit), "variant": "turn"}
+    return _malformed("card_not_placeable", message, turn, **params)

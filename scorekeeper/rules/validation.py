@@ -15,14 +15,15 @@ captures.diamonds Diamonds must add up to 13; these add up to 14 (Rana 5, Sami 4
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .captures import SEATS, Capture, Captures, needed_fields
 from .cards import KING_OF_HEARTS, QUEENS, Suit
 from .contracts import Contract
-from .errors import IllegalError, ProblemList
+from .errors import IllegalError, ProblemList, joined, part
 from .ruleset import RuleSet
 
-__all__ = ["validate_captures", "seat_name", "join_words"]
+__all__ = ["validate_captures", "seat_name", "seat_param", "join_words"]
 
 
 def seat_name(names: Sequence[str] | None, seat: int) -> str:
@@ -34,6 +35,16 @@ def seat_name(names: Sequence[str] | None, seat: int) -> str:
     if names is not None and 0 <= seat < len(names) and names[seat]:
         return names[seat]
     return f"seat {seat}"
+
+
+def seat_param(names: Sequence[str] | None, seat: int) -> str | dict[str, Any]:
+    """:func:`seat_name` for a problem's params: the name, or a ``seat N`` part.
+
+    >>> seat_param(["Rana", "Sami", "Omar", "Lina"], 2), seat_param(None, 2)
+    ('Omar', {'part': 'word.seat', 'params': {'seat': 2}})
+    """
+    name = seat_name(names, seat)
+    return part("word.seat", seat=seat) if name == f"seat {seat}" else name
 
 
 def join_words(words: Sequence[str]) -> str:
@@ -101,6 +112,7 @@ def _check_missing(problems: ProblemList, chosen: set[Contract], captures: Captu
     for name in sorted(needed_fields(list(chosen))):
         if getattr(captures, name) is not None:
             continue
+        variant: dict[str, str] = {}
         if name != "tricks":
             rule, code, message = _MISSING[name]
         elif Contract.COLLECTIONS in chosen:
@@ -111,7 +123,8 @@ def _check_missing(problems: ProblemList, chosen: set[Contract], captures: Captu
             message = (
                 "A combination needs the tricks each player took, to check the other captures."
             )
-        problems.add(code, message, rule=rule, field=f"captures.{name}")
+            variant = {"variant": "combination"}
+        problems.add(code, message, rule=rule, field=f"captures.{name}", **variant)
 
 
 def _check_sum(
@@ -132,6 +145,7 @@ def _check_sum(
         field=f"captures.{name}",
         total=total,
         counts=list(counts),
+        listed=joined("comma", (_tally_part(names, s, n) for s, n in enumerate(counts))),
     )
 
 
@@ -141,7 +155,15 @@ def _tally(names: Sequence[str] | None, seat: int, count: int) -> str:
     return f"{name}: {count}" if name == f"seat {seat}" else f"{name} {count}"
 
 
+def _tally_part(names: Sequence[str] | None, seat: int, count: int) -> dict[str, Any]:
+    name = seat_name(names, seat)
+    if name == f"seat {seat}":
+        return part("word.tally_seat", seat=seat, count=count)
+    return part("word.tally", player=name, count=count)
+
+
 _TIMES = {2: "twice", 3: "three times", 4: "four times"}
+_TIMES_KEYS = {2: "word.named_twice", 3: "word.named_three_times", 4: "word.named_four_times"}
 
 
 def _check_order(problems: ProblemList, order: Sequence[int], names: Sequence[str] | None) -> None:
@@ -158,6 +180,11 @@ def _check_order(problems: ProblemList, order: Sequence[int], names: Sequence[st
         field="captures.trix_order",
         repeated=repeated,
         missing=missing,
+        twice=joined(
+            "and",
+            (part(_TIMES_KEYS[order.count(s)], player=seat_param(names, s)) for s in repeated),
+        ),
+        left_out=joined("and", (seat_param(names, s) for s in missing)),
     )
 
 
@@ -196,6 +223,7 @@ def _check_doubling(
             field=f"{field}.doubled_by",
             card=card,
             seat=cap.doubled_by,
+            player=seat_param(names, cap.doubled_by),
         )
 
 
@@ -214,16 +242,22 @@ def _check_queen_of_diamonds(
             rule="R11",
             field="captures.diamonds",
             seat=taker,
+            player=seat_param(names, taker),
         )
 
 
-def _penalty_cards(chosen: set[Contract], captures: Captures, seat: int) -> tuple[int, list[str]]:
-    """How many distinct penalty cards a seat took, and in words (``the K♥``, ``3 diamonds``)."""
+def _penalty_cards(
+    chosen: set[Contract], captures: Captures, seat: int
+) -> tuple[int, list[str], list[dict[str, Any]]]:
+    """How many distinct penalty cards a seat took, in words (``the K♥``, ``3 diamonds``)
+    and as message parts."""
     words: list[str] = []
+    pieces: list[dict[str, Any]] = []
     count = 0
     kh = captures.king_of_hearts
     if Contract.KING in chosen and kh is not None and kh.taker == seat:
         words.append(f"the {KING_OF_HEARTS.pretty}")
+        pieces.append(part("word.the_card", card=KING_OF_HEARTS.pretty))
         count += 1
     counts_diamonds = Contract.DIAMONDS in chosen and captures.diamonds is not None
     if Contract.QUEENS in chosen and captures.queens is not None:
@@ -231,12 +265,14 @@ def _penalty_cards(chosen: set[Contract], captures: Captures, seat: int) -> tupl
             # The Q♦ is already among the diamonds when those are counted.
             if cap.taker == seat and not (counts_diamonds and queen.suit is Suit.DIAMONDS):
                 words.append(f"the {queen.pretty}")
+                pieces.append(part("word.the_card", card=queen.pretty))
                 count += 1
     if counts_diamonds and captures.diamonds is not None and captures.diamonds[seat]:
         n = captures.diamonds[seat]
         words.append(f"{n} diamond" + ("s" if n != 1 else ""))
+        pieces.append(part("word.diamonds", count=n))
         count += n
-    return count, words
+    return count, words, pieces
 
 
 def _check_tricks_hold_cards(
@@ -247,12 +283,13 @@ def _check_tricks_hold_cards(
     names: Sequence[str] | None,
 ) -> None:
     for seat in SEATS:
-        cards, words = _penalty_cards(chosen, captures, seat)
+        cards, words, pieces = _penalty_cards(chosen, captures, seat)
         tricks = tricks_taken[seat]
         if cards <= 4 * tricks:
             continue
         who, what = seat_name(names, seat), join_words(words)
-        params = {"seat": seat, "cards": cards, "tricks": tricks}
+        params: dict[str, Any] = {"seat": seat, "cards": cards, "tricks": tricks}
+        params |= {"player": seat_param(names, seat), "what": joined("and", pieces)}
         if tricks == 0:
             problems.add(
                 "penalty_without_trick",
@@ -269,5 +306,6 @@ def _check_tricks_hold_cards(
             f"trick{'s' if tricks != 1 else ''}; {plural} at most {4 * tricks} cards.",
             rule="R11",
             field="captures.tricks",
+            max=4 * tricks,
             **params,
         )

@@ -30,6 +30,8 @@ def only_keys(body: Mapping[str, Any], allowed: set[str], what: str = "this requ
             f"“{key}” is not a field of {what}; use " + ", ".join(sorted(allowed)) + ".",
             field=key,
             name=key,
+            allowed=", ".join(sorted(allowed)),
+            variant=what.replace(" ", "_"),
         )
     problems.raise_if_any(MalformedError)
 
@@ -44,6 +46,8 @@ def parse_seat(raw: object, field: str, what: str | None = None) -> int:
             rule="R1",
             field=field,
             value=repr(raw),
+            name=field,
+            **({"what": what, "variant": "what"} if what else {}),
         )
     assert isinstance(raw, int)
     return raw
@@ -79,6 +83,6 @@ def required(body: Mapping[str, Any], key: str, message: str | None = None, **wh
     """``body[key]``, or a "missing" error (``message`` says what to give)."""
     if body.get(key) is None:
         raise MalformedError.one(
-            "missing_field", message or f"“{key}” is missing.", field=key, **where
+            "missing_field", message or f"“{key}” is missing.", field=key, **{"name": key, **where}
         )
     return body[key]
