@@ -27,7 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
-    from scorekeeper import api, api_games, failures, web
+    from scorekeeper import api, api_games, failures, i18n, web
     from scorekeeper.extensions import csrf, db, migrate
 
     app = Flask(
@@ -48,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
     csrf.exempt(api_games.bp)
+    i18n.init_app(app)  # languages: Flask-Babel, the locale selector, /lang/<code>
 
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")

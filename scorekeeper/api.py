@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.extensions import db
+from scorekeeper.messages import translate_error
 from scorekeeper.rules.checks import CHECKS
 from scorekeeper.rules.errors import RulesError
 
@@ -112,7 +113,7 @@ def handle_rules_error(error: RulesError) -> tuple[Response, int]:
     """
     with contextlib.suppress(Exception):
         db.session.rollback()
-    return error_response(error.status, [p.as_dict() for p in error.problems])
+    return error_response(error.status, translate_error(error))  # in the request's language
 
 
 @bp.post("/check/<kind>")

@@ -1,0 +1,235 @@
+"""Languages and digits: Flask-Babel, the locale selector and the language switch.
+
+The language of a request is, in order: an explicit ``?lang=xx`` (then
+remembered in the ``lang`` cookie for a year), the ``lang`` cookie, the best
+match of the browser's ``Accept-Language`` among :data:`SUPPORTED_LOCALES`
+(``ar-JO`` → ``ar``, ``pt-BR`` → ``pt``), else English. ``/lang/<code>``
+switches it (a GET with a same-origin ``next``, or a POST with the CSRF token)
+and goes back where the player was.
+
+Digits are a separate setting (``?digits=``, the ``digits`` cookie,
+``/digits/<system>``): ``latn`` (0123, the default in every language) or
+``arab`` (Arabic-Indic ٠١٢٣). Western digits are the default in Arabic too:
+they are what Levantine players' phones type into the score fields and what
+the card ranks (2–10) are printed with, so a score sheet that shows the same
+digits as the keyboard and the cards reads as one; players used to ٠١٢٣ on
+paper switch once and the cookie keeps it.
+
+Templates get ``current_locale``, ``text_direction`` (``rtl`` for Arabic),
+``supported_locales`` (code and native name), ``digits``,
+``format_number(n)`` and ``language_url(code)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, abort, has_request_context, redirect, request
+from flask_babel import Babel, get_locale, refresh
+from werkzeug.wrappers import Response
+
+from scorekeeper import PROJECT_ROOT
+
+SUPPORTED_LOCALES: dict[str, str] = {
+    "en": "English",
+    "ar": "العربية",
+    "es": "Español",
+    "it": "Italiano",
+    "pt": "Português",
+    "ru": "Русский",
+}
+"""Each language the app speaks, by code, with its name in that language; English first."""
+
+DEFAULT_LOCALE = "en"
+RTL_LOCALES = frozenset({"ar"})
+DIGIT_SYSTEMS = ("latn", "arab")
+"""``latn``: 0123456789; ``arab``: Arabic-Indic ٠١٢٣٤٥٦٧٨٩ (CLDR numbering system names)."""
+DEFAULT_DIGITS = "latn"
+
+LANG_COOKIE = "lang"
+DIGITS_COOKIE = "digits"
+COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+_MINUS = {"latn": "−", "arab": "\u061c-"}
+"""A real minus sign; with Arabic-Indic digits CLDR's: ALM + hyphen-minus."""
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the catalogues in ``translations/``, the selector and the switch."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PROJECT_ROOT / "translations"))
+    babel.init_app(app, locale_selector=select_locale)
+    # Flask-Babel caches the locale on ``g``; a request that shares an app context
+    # (tests, streamed responses) must still choose its own.
+    app.before_request(refresh)
+    app.register_blueprint(bp)
+    app.context_processor(template_context)
+    app.after_request(remember_choices)
+
+
+# --- choosing ----------------------------------------------------------------------------
+
+
+def supported_locale(code: object) -> str | None:
+    """``code`` as a supported locale (``pt-BR`` → ``pt``), or None.
+
+    >>> supported_locale("pt_BR"), supported_locale("AR"), supported_locale("fr")
+    ('pt', 'ar', None)
+    """
+    if not isinstance(code, str):
+        return None
+    primary = code.strip().replace("_", "-").split("-")[0].lower()
+    return primary if primary in SUPPORTED_LOCALES else None
+
+
+def select_locale() -> str:
+    """The request's language: ``?lang``, then the cookie, then ``Accept-Language``, then en."""
+    if not has_request_context():
+        return DEFAULT_LOCALE
+    chosen = supported_locale(request.args.get("lang")) or supported_locale(
+        request.cookies.get(LANG_COOKIE)
+    )
+    if chosen:
+        return chosen
+    best = request.accept_languages.best_match(list(SUPPORTED_LOCALES))
+    return best or DEFAULT_LOCALE
+
+
+def current_locale() -> str:
+    """The language of this request (``en`` outside one)."""
+    locale = get_locale() if has_request_context() else None
+    return DEFAULT_LOCALE if locale is None else supported_locale(str(locale)) or DEFAULT_LOCALE
+
+
+def text_direction(locale: str | None = None) -> str:
+    """``rtl`` for Arabic, else ``ltr``."""
+    return "rtl" if (locale or current_locale()) in RTL_LOCALES else "ltr"
+
+
+def supported_digits(system: object) -> str | None:
+    return system if isinstance(system, str) and system in DIGIT_SYSTEMS else None
+
+
+def current_digits() -> str:
+    """``?digits``, then the ``digits`` cookie, then :data:`DEFAULT_DIGITS` (see the module doc)."""
+    if not has_request_context():
+        return DEFAULT_DIGITS
+    return (
+        supported_digits(request.args.get("digits"))
+        or supported_digits(request.cookies.get(DIGITS_COOKIE))
+        or DEFAULT_DIGITS
+    )
+
+
+def format_number(value: int | None, digits: str | None = None) -> str:
+    """A number for people: a real minus sign, in the chosen digits; ``""`` for None.
+
+    >>> format_number(-75, "latn"), format_number(1250, "arab"), format_number(None)
+    ('−75', '١٢٥٠', '')
+    """
+    if value is None:
+        return ""
+    system = digits or current_digits()
+    text = str(abs(value))
+    if system == "arab":
+        text = text.translate(_ARABIC_INDIC)
+    return _MINUS.get(system, "−") + text if value < 0 else text
+
+
+def language_url(code: str) -> str:
+    """The switch to language ``code``, coming back to this page."""
+    from flask import url_for
+
+    here = request.full_path if has_request_context() else "/"
+    return url_for("i18n.set_language", code=code, next=here.rstrip("?"))
+
+
+def template_context() -> dict[str, Any]:
+    locale = current_locale()
+    return {
+        "current_locale": locale,
+        "text_direction": text_direction(locale),
+        "supported_locales": [
+            {"code": code, "name": name} for code, name in SUPPORTED_LOCALES.items()
+        ],
+        "digits": current_digits(),
+        "format_number": format_number,
+        "language_url": language_url,
+    }
+
+
+# --- remembering -------------------------------------------------------------------------
+
+
+def remember_choices(response: Response) -> Response:
+    """Keep an explicit ``?lang=`` / ``?digits=`` in its cookie; say what the page varies on."""
+    lang = supported_locale(request.args.get("lang"))
+    if lang and request.cookies.get(LANG_COOKIE) != lang:
+        _set_cookie(response, LANG_COOKIE, lang)
+    digits = supported_digits(request.args.get("digits"))
+    if digits and request.cookies.get(DIGITS_COOKIE) != digits:
+        _set_cookie(response, DIGITS_COOKIE, digits)
+    if request.endpoint != "static":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def _set_cookie(response: Response, name: str, value: str) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        secure=request.is_secure,
+        httponly=True,
+    )
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` if it is a path on this site, else ``/`` (no open redirects).
+
+    >>> [safe_next(t) for t in ("/games/x?y=1", "//evil.example", "https://evil.example/", None)]
+    ['/games/x?y=1', '/', '/', '/']
+    """
+    if not target or any(ord(ch) < 32 for ch in target) or "\\" in target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        same = has_request_context() and parts.netloc == request.host
+        if not same or parts.scheme not in ("http", "https"):
+            return "/"
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+    if not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+def _back(name: str, value: str) -> Response:
+    target = request.values.get("next") or request.referrer
+    response = redirect(safe_next(target), 303 if request.method == "POST" else 302)
+    _set_cookie(response, name, value)
+    return response
+
+
+@bp.route("/lang/<code>", methods=["GET", "POST"])
+def set_language(code: str) -> Response:
+    """Switch the language (remembered in the ``lang`` cookie) and go back to ``next``."""
+    lang = supported_locale(code)
+    if lang is None:
+        abort(404)
+    return _back(LANG_COOKIE, lang)
+
+
+@bp.route("/digits/<system>", methods=["GET", "POST"])
+def set_digits(system: str) -> Response:
+    """Switch the digits (``latn`` or ``arab``, the ``digits`` cookie) and go back to ``next``."""
+    chosen = supported_digits(system)
+    if chosen is None:
+        abort(404)
+    return _back(DIGITS_COOKIE, chosen)
