@@ -91,7 +91,7 @@ compile_translations() {
     local dir
     for dir in scorekeeper/translations translations; do
         if [ -n "$(find "$dir" -name '*.po' -print -quit 2>/dev/null)" ]; then
-            "$VENV/bin/pybabel" compile -q -f -d "$dir"
+            "$VENV/bin/pybabel" -q compile -f -d "$dir"
         fi
     done
 }
