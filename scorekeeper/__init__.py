@@ -29,6 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper import api, api_games, failures, i18n, web
     from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.web import export
 
     app = Flask(
         __name__,
@@ -53,6 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp, url_prefix="/api/v1")
     app.register_blueprint(api_games.bp, url_prefix="/api/v1")
+    app.register_blueprint(export.bp)
     _harden(app)
     return app
 

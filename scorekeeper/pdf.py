@@ -1,0 +1,233 @@
+"""WeasyPrint rendering of the score sheet and the blank sheet (STYLE.md: pdf.py).
+
+The content comes ready-made from :mod:`scorekeeper.sheet` (data) and
+:mod:`scorekeeper.chart` (the SVG chart); this module only lays it out with
+the templates in ``templates/pdf/`` and turns the HTML into PDF bytes.
+
+Costs and how they are kept down:
+
+- importing WeasyPrint (~0.5 s) and its first render are paid once per
+  process, by :func:`prewarm` (a background thread at app start-up outside
+  tests) or by the first download;
+- one Fontconfig configuration and the parsed stylesheets are reused by every
+  render (they hold no per-document state: the sheets use installed fonts by
+  family name, never ``@font-face``); renders are serialised by a lock,
+  which also keeps WeasyPrint's shared objects single-threaded;
+- a short user-agent stylesheet (``templates/pdf/ua.css``) replaces
+  WeasyPrint's full HTML5 one, the HTML is sent without its indentation, and
+  the QR code is a tiny PNG (one image drawn on every page) rather than an
+  SVG path parsed again for each page;
+- finished PDFs are kept in a small LRU (:class:`PdfCache`) keyed by game,
+  version and paper, so an unchanged game is rendered once.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+import segno
+from flask import render_template
+from markupsafe import Markup
+
+from scorekeeper import PROJECT_ROOT
+from scorekeeper.chart import legend_sample, progression_svg
+from scorekeeper.sheet import Sheet
+
+PAPERS = {"a4": "A4", "letter": "letter"}
+"""Paper sizes by query value (``?paper=``), as CSS ``@page`` sizes."""
+CSS_DIR = PROJECT_ROOT / "templates" / "pdf"
+CACHE_SIZE = 64
+
+_lock = threading.Lock()
+
+
+class PdfCache:
+    """A bounded, thread-safe LRU of rendered PDFs."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is not None:
+                self._items.move_to_end(key)
+            return data
+
+    def put(self, key: Hashable, data: bytes) -> None:
+        with self._lock:
+            self._items[key] = data
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get_or_render(self, key: Hashable, render: Callable[[], bytes]) -> bytes:
+        """The cached PDF for ``key``, rendering (and keeping) it on a miss."""
+        data = self.get(key)
+        if data is None:
+            data = render()
+            self.put(key, data)
+        return data
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+# --- WeasyPrint, set up once -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Engine:
+    """WeasyPrint and what every render shares, set up once per process."""
+
+    html: Any
+    """An ``HTML`` class that applies ``ua.css`` instead of the full HTML5 stylesheet."""
+    fonts: Any
+    fetcher: Any
+
+
+@lru_cache(maxsize=1)
+def _engine() -> _Engine:
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()
+    ua = weasyprint.CSS(string=(CSS_DIR / "ua.css").read_text(encoding="utf-8"))
+
+    class SheetHTML(weasyprint.HTML):  # type: ignore[misc]
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            return [ua]
+
+    default_fetcher = weasyprint.urls.URLFetcher()
+
+    def fetch(url: str, *args: Any, **kwargs: Any) -> Any:
+        # Sheets are self-contained: only their own data: URIs (the QR code) are read.
+        if not url.startswith("data:"):
+            raise ValueError(f"score sheets load no external resources ({url[:60]})")
+        return default_fetcher.fetch(url)
+
+    return _Engine(SheetHTML, fonts, fetch)
+
+
+@lru_cache(maxsize=len(PAPERS))
+def _stylesheets(paper: str) -> tuple[Any, ...]:
+    """The parsed sheet stylesheet and the page size for ``paper`` (parsed once each)."""
+    import weasyprint
+
+    fonts = _engine().fonts
+    main = weasyprint.CSS(
+        string=(CSS_DIR / "sheet.css").read_text(encoding="utf-8"), font_config=fonts
+    )
+    size = weasyprint.CSS(string=f"@page {{ size: {PAPERS[paper]}; }}", font_config=fonts)
+    return (main, size)
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def html_to_pdf(html: str, paper: str) -> bytes:
+    """WeasyPrint: the HTML document as PDF bytes, on ``paper`` ("a4" or "letter")."""
+    # Template indentation is only work for the HTML parser; one space keeps the meaning.
+    html = _SPACES.sub(" ", html)
+    with _lock:
+        engine = _engine()
+        document = engine.html(string=html, url_fetcher=engine.fetcher)
+        pdf: bytes = document.write_pdf(stylesheets=_stylesheets(paper), font_config=engine.fonts)
+        return pdf
+
+
+def prewarm() -> None:
+    """Import WeasyPrint and render a tiny sheet so that the first download is quick."""
+    html_to_pdf('<p>Trix <bdi class="ar">تركس</bdi> ♥ −75</p>', "a4")
+
+
+def prewarm_in_background(logger: logging.Logger) -> None:
+    """Start :func:`prewarm` in a daemon thread (the app is served meanwhile)."""
+
+    def run() -> None:
+        try:
+            prewarm()
+        except Exception:  # a failed warm-up only means a slower first download
+            logger.exception("PDF pre-warm failed")
+
+    threading.Thread(target=run, name="pdf-prewarm", daemon=True).start()
+
+
+# --- the documents ---------------------------------------------------------------------------
+
+
+def is_arabic(text: str) -> bool:
+    """Whether ``text`` has a letter of the Arabic script.
+
+    >>> is_arabic("سامي"), is_arabic("Sami")
+    (True, False)
+    """
+    return any(unicodedata.name(ch, "").startswith("ARABIC") for ch in text)
+
+
+def name_kind(name: str) -> str:
+    """How a name is set in the sheet's left-to-right text.
+
+    ``"ar"``: Arabic script, isolated (``<bdi dir="auto">``) in an Arabic font;
+    ``"bdi"``: isolated, because it holds something other than left-to-right
+    letters and spaces (right-to-left letters, digits, punctuation) that could
+    reorder with its neighbours; ``""``: plain left-to-right letters, which
+    isolation would not change (and each ``<bdi>`` costs the renderer a box).
+
+    >>> name_kind("عمر"), name_kind("שרה"), name_kind("R2"), name_kind("Rana Haddad")
+    ('ar', 'bdi', 'bdi', '')
+    """
+    if is_arabic(name):
+        return "ar"
+    if any(unicodedata.bidirectional(ch) not in ("L", "WS") for ch in name):
+        return "bdi"
+    return ""
+
+
+def name_kinds(names: Sequence[str]) -> list[str]:
+    return [name_kind(name) for name in names]
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code for ``url`` as a PNG ``data:`` URI, one pixel per module (CSS scales it)."""
+    qr = segno.make(url, error="m", micro=False)
+    uri: str = qr.png_data_uri(scale=1, border=0)
+    return uri
+
+
+def render_sheet(sheet: Sheet, paper: str, game_url: str) -> bytes:
+    """The score sheet of one game as PDF bytes."""
+    html = render_template(
+        "pdf/sheet.html",
+        sheet=sheet,
+        kinds=name_kinds(sheet.players),
+        game_url=game_url,
+        qr=qr_data_uri(game_url),
+        chart=Markup(progression_svg(sheet.series)),
+        samples=[Markup(legend_sample(seat)) for seat in range(4)],
+        printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    return html_to_pdf(html, paper)
+
+
+def render_blank(players: Sequence[str], paper: str) -> bytes:
+    """The blank sheet to fill in with a pen; ``players`` may be fewer than four (or none)."""
+    names = [*players, "", "", "", ""][:4]
+    html = render_template(
+        "pdf/blank.html",
+        players=names,
+        kinds=name_kinds(names),
+        contracts=["King of Hearts", "Queens", "Diamonds", "Collections", "Trix"],
+    )
+    return html_to_pdf(html, paper)

@@ -1,0 +1,126 @@
+"""describe_rules: every house rule (R9) that differs from the default, in one sentence."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from scorekeeper.rules.ruleset import RuleSet, Values
+from scorekeeper.sheet import describe_rules
+
+GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
+    ({}, ["Standard rules."]),
+    ({"doubling": False}, ["No doubling of the K♥ and queens (R3, R4)."]),
+    (
+        {"doubled_self_capture": "double"},
+        ["A doubled K♥ or queen taken by its own holder costs double (−150 / −50) (R3, R4)."],
+    ),
+    (
+        {"doubling": False, "doubled_self_capture": "double"},
+        ["No doubling of the K♥ and queens (R3, R4)."],
+    ),
+    ({"heart_lead": "only_hearts"}, ["No heart lead unless the leader holds only hearts (R3)."]),
+    (
+        {"heart_lead": "broken"},
+        [
+            "No heart lead until a heart has been discarded on another suit, "
+            "unless the leader holds only hearts (R3)."
+        ],
+    ),
+    (
+        {"first_lead": "right_of_king"},
+        ["The player on the king's right leads the first trick (R10)."],
+    ),
+    ({"trix_first": "right_of_king"}, ["The player on the king's right plays first in Trix (R7)."]),
+    (
+        {"penalty_discard": True},
+        [
+            "Penalty discard: a player who cannot follow suit must discard the K♥, "
+            "a diamond or a queen if he holds one (R9.4)."
+        ],
+    ),
+    ({"partnership": True}, ["Partnership: seats 0+2 against 1+3 (R9.5)."]),
+    (
+        {"combination": "all_four"},
+        ["Trex Complex: all four trick contracts in one deal (R9.6)."],
+    ),
+    (
+        {"combination": "any"},
+        ["Trex Complex: two or more trick contracts in one deal (R9.6)."],
+    ),
+    ({"values": {"diamond": 15, "trick": 10}}, ["Diamond 15, trick 10 (R9.7)."]),
+    ({"values": {"king": 100, "queen": 30}}, ["K♥ 100, queen 30 (R9.7)."]),
+    ({"values": {"trix": [250, 150, 100, 0]}}, ["Trix 250/150/100/0 (R9.7)."]),
+    (
+        {"values": {"trix": [200, 150, 100, -50]}},
+        ["Inverted Trix tail: the last player out scores −50 (R7)."],
+    ),
+    (
+        {"inverted": True},
+        ["Inverted signs: every score is negated and the lowest total wins (R9.8)."],
+    ),
+    (
+        {"kingdom_order": "seven_of_hearts"},
+        [
+            "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the next player "
+            "on his right who has not been king (R2)."
+        ],
+    ),
+    (
+        {"kingdom_order": "custom", "king_order": [2, 0, 1, 3]},
+        ["Kings in an agreed order: seats 2, 0, 1, 3 (R2)."],
+    ),
+    ({"kingdoms": 1}, ["Short game: one kingdom of five deals (R2, R9.9)."]),
+    (
+        {"revoke": "whole"},
+        ["Revoke: the offender pays the whole contract, the others 0 (R10)."],
+    ),
+    (
+        {"trix_revoke": "last"},
+        ["A Trix player who passes holding a legal play finishes last (R10)."],
+    ),
+    ({"tiebreak": "extra_deal"}, ["A tie for first is decided at once by an extra deal (R12)."]),
+    (
+        {"redeal_long_hearts": True},
+        [
+            "In King of Hearts, a hand of five or more hearts with the K♥ may also ask "
+            "for a redeal (R8)."
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "expected"), GOLDEN, ids=lambda v: str(v)[:40])
+def test_golden(rules: dict[str, Any], expected: list[str]) -> None:
+    assert describe_rules(RuleSet.from_dict(rules)) == expected
+
+
+def test_every_house_rule_has_a_golden_case() -> None:
+    covered = {key for rules, _ in GOLDEN for key in rules}
+    assert covered == {f.name for f in fields(RuleSet)}
+
+
+def test_several_rules_keep_the_rule_set_order() -> None:
+    rules = RuleSet.from_dict({"doubling": False, "partnership": True, "kingdoms": 1})
+    assert describe_rules(rules) == [
+        "No doubling of the K♥ and queens (R3, R4).",
+        "Partnership: seats 0+2 against 1+3 (R9.5).",
+        "Short game: one kingdom of five deals (R2, R9.9).",
+    ]
+
+
+def test_inverted_signs_flip_the_self_capture_costs() -> None:
+    rules = RuleSet.from_dict({"doubled_self_capture": "double", "inverted": True})
+    assert describe_rules(rules)[0] == (
+        "A doubled K♥ or queen taken by its own holder costs double (150 / 50) (R3, R4)."
+    )
+
+
+def test_values_and_inverted_tail_together() -> None:
+    rules = RuleSet(values=Values(diamond=15, trix=(200, 150, 100, -50)))
+    assert describe_rules(rules) == [
+        "Diamond 15 (R9.7).",
+        "Inverted Trix tail: the last player out scores −50 (R7).",
+    ]
