@@ -8,6 +8,7 @@ which wins over this file):
 - ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
 - ``GUNICORN_THREADS``: threads per worker (default 4); ``GUNICORN_TIMEOUT``
   (default 30 s).
+- ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off).
 - ``GUNICORN_CONTROL_SOCKET``: a path for ``gunicornc`` (default: none).
 - ``FORWARDED_ALLOW_IPS``: proxies whose ``X-Forwarded-*`` headers gunicorn
   trusts (default ``127.0.0.1``); see also the app's ``TRUSTED_PROXIES``.
@@ -51,7 +52,7 @@ max_requests_jitter = 500
 preload_app = True
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it off
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # The path without its query string (%(U)s): links may carry tokens there.

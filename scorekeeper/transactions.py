@@ -8,6 +8,8 @@ write if someone else wrote meanwhile. SQLAlchemy's documented workaround
 emits BEGIN itself. We emit ``BEGIN IMMEDIATE`` for writes, so the write lock
 is taken *before* the game is read and concurrent writers queue on the
 busy timeout instead of failing half way; reads use a plain ``BEGIN``.
+Before that, writers of one file take turns in :mod:`scorekeeper.write_gate`,
+which wakes the next one as soon as the lock is free.
 
 On PostgreSQL the services lock the game's row (``SELECT … FOR UPDATE``)
 as the first statement of a write; see :mod:`scorekeeper.services`. Every
@@ -27,6 +29,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
+from scorekeeper import write_gate
 from scorekeeper.extensions import db
 
 BEGIN_OPTION = "scorekeeper_sqlite_begin"
@@ -70,10 +73,11 @@ def write_transaction() -> Iterator[Session]:
     session: Session = db.session()
     if session.in_transaction():
         session.rollback()
-    session.connection(execution_options={BEGIN_OPTION: "BEGIN IMMEDIATE"})
-    try:
-        yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
+    with write_gate.turn(db.engine):  # SQLite: writers take turns (scorekeeper.write_gate)
+        session.connection(execution_options={BEGIN_OPTION: "BEGIN IMMEDIATE"})
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise

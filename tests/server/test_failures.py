@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -12,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text, update
 
-from scorekeeper import extensions, models, transactions
+from scorekeeper import extensions, models, transactions, write_gate
 from scorekeeper.extensions import db
 
 API = "/api/v1"
@@ -160,3 +162,30 @@ def test_postgres_write_behind_a_held_row_lock_is_a_503(pg_app: Flask) -> None:
     assert response.status_code == 503 and response.headers["Retry-After"] == "2"
     assert "Nothing was saved" in response.get_json()["errors"][0]["message"]
     assert version_of(client, game_id) == 1
+
+
+def test_a_writer_that_never_gets_its_turn_is_a_503(
+    file_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another worker process holding the SQLite write gate (scorekeeper.write_gate)."""
+    monkeypatch.setattr(write_gate, "WAIT_SECONDS", 0.1)
+    client = file_app.test_client()
+    game_id, auth = new_game(client)
+    database = file_app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    other = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    try:
+        response = client.post(f"{API}/games/{game_id}/deals", json=KING, headers=auth)
+    finally:
+        os.close(other)
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert version_of(client, game_id) == 1
+    assert client.post(f"{API}/games/{game_id}/deals", json=KING, headers=auth).status_code == 201
+
+
+def test_only_sqlite_files_have_a_write_gate(make_app: Callable[..., Flask]) -> None:
+    with make_app().app_context():
+        assert write_gate.file_of(db.engine) is None  # in memory
+    pg = make_app(SQLALCHEMY_DATABASE_URI="postgresql://u@localhost/x")
+    with pg.app_context():
+        assert write_gate.file_of(db.engine) is None
