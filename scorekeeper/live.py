@@ -5,7 +5,7 @@ Phones showing a game poll ``GET /games/<id>/version`` (and API clients
 answered from the ``version`` column alone (:func:`game_version`, one
 indexed lookup, no replay), so polling every 1.5 s costs a 304 and almost
 nothing on the server. Only when the version moved is the last revision
-read, to say in words what changed (:func:`latest_change`).
+read, to say in words what changed (:func:`live_state`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 from sqlalchemy import select
 
 from scorekeeper import models
-from scorekeeper.extensions import db
 from scorekeeper.history import deal_label
 from scorekeeper.loaded import GameNotFound
+from scorekeeper.transactions import reader
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ class LiveState:
 
 def game_version(game_id: str) -> int:
     """The game's version (its ETag), read from its row alone; :class:`GameNotFound`."""
-    version = db.session.scalar(select(models.Game.version).where(models.Game.id == game_id))
+    with reader() as read:
+        version = read.scalar(select(models.Game.version).where(models.Game.id == game_id))
     if version is None:
         raise GameNotFound(game_id)
     return int(version)
@@ -49,30 +50,30 @@ def game_version(game_id: str) -> int:
 
 def live_state(game_id: str) -> LiveState:
     """The version, the cached summary and the last change, without replaying the log."""
-    row = db.session.get(models.Game, game_id)
-    if row is None:
-        raise GameNotFound(game_id)
-    names = [seat.name for seat in row.seats]
-    summary = row.summary or {}
-    return LiveState(
-        row.version,
-        int(summary.get("deals_played", 0)),
-        bool(row.finished),
-        latest_change(game_id, names),
-    )
-
-
-def latest_change(game_id: str, names: list[str]) -> str | None:
-    """The last write in words (``Deal 7 was recorded: Sami's King of Hearts.``), or None."""
-    revision = db.session.scalars(
-        select(models.Revision)
-        .where(models.Revision.game_id == game_id)
-        .order_by(models.Revision.version.desc())
-        .limit(1)
-    ).first()
-    if revision is None:
-        return None
-    return change_sentence(names, revision.action, revision.before, revision.after)
+    with reader() as read:
+        row = read.execute(
+            select(models.Game.version, models.Game.summary, models.Game.finished).where(
+                models.Game.id == game_id
+            )
+        ).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        names = list(
+            read.scalars(
+                select(models.Seat.name)
+                .where(models.Seat.game_id == game_id)
+                .order_by(models.Seat.seat)
+            )
+        )
+        last = read.execute(
+            select(models.Revision.action, models.Revision.before, models.Revision.after)
+            .where(models.Revision.game_id == game_id)
+            .order_by(models.Revision.version.desc())
+            .limit(1)
+        ).first()
+    version, summary, finished = row
+    change = None if last is None else change_sentence(names, *last)
+    return LiveState(version, int((summary or {}).get("deals_played", 0)), bool(finished), change)
 
 
 def change_sentence(names: list[str], action: str, before: Any, after: Any) -> str:

@@ -40,7 +40,7 @@ from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.tokens import hash_matches, hash_token, new_edit_token, new_game_id
-from scorekeeper.transactions import write_transaction
+from scorekeeper.transactions import reader, write_transaction
 
 __all__ = [
     "DealNotFound",
@@ -80,7 +80,8 @@ def game_exists(game_id: str) -> bool:
 
 def token_matches(game_id: str, token: str) -> bool:
     """Whether ``token`` is this game's edit token (constant time; False for no such game)."""
-    stored = db.session.scalar(select(models.Game.edit_token_hash).where(models.Game.id == game_id))
+    with reader() as read:  # outside a transaction on PostgreSQL: one round trip
+        stored = read.scalar(select(models.Game.edit_token_hash).where(models.Game.id == game_id))
     return hash_matches(stored or hash_token(""), token) and stored is not None
 
 

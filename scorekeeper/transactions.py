@@ -63,6 +63,22 @@ def _sqlite_begin(conn: Connection) -> None:
 
 
 @contextmanager
+def reader() -> Iterator[Session | Connection]:
+    """Where quick reads go: the session, or on PostgreSQL an autocommit connection.
+
+    Polls and token checks are most of the requests, one or two small queries
+    each. Outside a transaction each query is one round trip to PostgreSQL
+    instead of three (BEGIN, the query, ROLLBACK). On SQLite, in process, the
+    session costs nothing more. Use it for reads that need no snapshot.
+    """
+    if db.engine.dialect.name != "postgresql":
+        yield db.session()
+        return
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        yield conn
+
+
+@contextmanager
 def write_transaction() -> Iterator[Session]:
     """The session, in a fresh transaction that takes SQLite's write lock at once.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from scorekeeper import game_store, live
 from scorekeeper.extensions import db
@@ -143,3 +144,35 @@ def test_deal_form_shows_a_banner_instead_of_swapping(client: FlaskClient) -> No
     page = client.get(f"/games/{game_id}/deals/new?contracts=king").get_data(as_text=True)
     assert 'data-live-mode="banner"' in page and "data-hint-text=" in page
     assert 'data-testid="refresh"' not in page  # a reload would lose what is typed
+
+
+@pytest.fixture
+def pg_client(make_app: Any, test_database_url: str) -> Iterator[FlaskClient]:
+    """A client of the app on PostgreSQL (a fresh schema): polls read outside transactions."""
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
+    app = make_app(SQLALCHEMY_DATABASE_URI=test_database_url, SQLALCHEMY_ENGINE_OPTIONS=options)
+    with app.app_context():
+        with db.engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        db.create_all()
+        try:
+            yield app.test_client()
+        finally:
+            db.session.remove()
+            with db.engine.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            db.engine.dispose()
+
+
+def test_polling_on_postgres(pg_client: FlaskClient) -> None:
+    game_id, auth = new_game(pg_client)
+    unchanged = pg_client.get(f"/games/{game_id}/version", headers={"If-None-Match": '"1"'})
+    assert unchanged.status_code == 304
+    pg_client.post(f"{API}/games/{game_id}/deals", json=KING, headers=auth)
+    changed = pg_client.get(f"/games/{game_id}/version", headers={"If-None-Match": '"1"'})
+    assert changed.status_code == 200
+    assert changed.get_json()["change"] == "Deal 1 was recorded meanwhile: Rana's King of Hearts."
+    api = pg_client.get(f"{API}/games/{game_id}", headers={"If-None-Match": '"2"'})
+    assert api.status_code == 304
+    assert pg_client.get("/games/nope/version").status_code == 404
