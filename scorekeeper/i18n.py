@@ -17,16 +17,27 @@ paper switch once and the cookie keeps it.
 
 Templates get ``current_locale``, ``text_direction`` (``rtl`` for Arabic),
 ``supported_locales`` (code and native name), ``digits``,
-``format_number(n)`` and ``language_url(code)``.
+``format_number(n)``, ``language_url(code)`` and ``digits_url(system)``.
+
+Right to left, card codes (``K♥``, ``10♦``) and signed numbers (``−75``,
+``+200``) would be reordered by the bidi algorithm inside Arabic sentences
+(``75−``, ``♥K``); :func:`isolate` keeps each of them left to right with
+Unicode isolates (LRI … PDI). The templates' ``_()`` and ``ngettext()`` apply
+it to every translated sentence, the ``score`` filter to every score, and the
+``bidi`` filter to sentences made in Python (flash messages, errors). Players'
+names are user data: templates set them apart with the ``bdi`` filter
+(``<bdi>Rana</bdi>``), so a name never reorders the sentence around it.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
-from flask_babel import Babel, get_locale, refresh
+from flask_babel import Babel, get_locale, get_translations, refresh
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from scorekeeper import PROJECT_ROOT
@@ -54,6 +65,13 @@ COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 _ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _MINUS = {"latn": "−", "arab": "\u061c-"}
 """A real minus sign; with Arabic-Indic digits CLDR's: ALM + hyphen-minus."""
+DIGIT_SAMPLES = {"latn": "0123", "arab": "٠١٢٣"}
+"""How each digit system shows itself in the digits switch."""
+
+LRI, PDI = "\u2066", "\u2069"
+"""Unicode's LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE."""
+_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
+"""Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
 
 babel = Babel()
 bp = Blueprint("i18n", __name__)
@@ -64,6 +82,14 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PROJECT_ROOT / "translations"))
     babel.init_app(app, locale_selector=select_locale)
+    # Flask-Babel's own template callables, with card codes and signed numbers kept
+    # left to right inside right-to-left sentences (isolate()).
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: isolate(get_translations().ugettext(s)),
+        ngettext=lambda s, p, n: isolate(get_translations().ungettext(s, p, n)),
+        newstyle=True,
+    )
+    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, num=format_number)
     # Flask-Babel caches the locale on ``g``; a request that shares an app context
     # (tests, streamed responses) must still choose its own.
     app.before_request(refresh)
@@ -141,6 +167,46 @@ def format_number(value: int | None, digits: str | None = None) -> str:
     return _MINUS.get(system, "−") + text if value < 0 else text
 
 
+def isolate(text: str) -> str:
+    """In right-to-left pages, card codes and signed numbers isolated left to right.
+
+    ``Markup`` stays ``Markup`` (the isolates are not HTML); other pages get ``text`` as is.
+
+    >>> isolate("K♥ −75") == "K♥ −75"  # outside a request: left to right
+    True
+    """
+    if not text or text_direction() != "rtl":
+        return text
+    isolated = _LEFT_TO_RIGHT.sub(lambda m: LRI + m.group(0) + PDI, str(text))
+    return Markup(isolated) if isinstance(text, Markup) else isolated
+
+
+def bdi(value: object) -> Markup:
+    """A name (user data) set apart from the sentence around it: ``<bdi>Rana</bdi>``.
+
+    >>> bdi("<Sami>")
+    Markup('<bdi>&lt;Sami&gt;</bdi>')
+    """
+    return Markup("<bdi>%s</bdi>") % escape(value)
+
+
+def digits_url(system: str) -> str:
+    """The switch to digits ``system`` (``latn`` or ``arab``), coming back to this page."""
+    from flask import url_for
+
+    here = request.full_path if has_request_context() else "/"
+    return url_for("i18n.set_digits", system=system, next=here.rstrip("?"))
+
+
+def localize_digits(text: str, digits: str | None = None) -> str:
+    """``text`` with its digits in the chosen system (dates, times).
+
+    >>> localize_digits("2025-05-01", "arab")
+    '٢٠٢٥-٠٥-٠١'
+    """
+    return text.translate(_ARABIC_INDIC) if (digits or current_digits()) == "arab" else text
+
+
 def language_url(code: str) -> str:
     """The switch to language ``code``, coming back to this page."""
     from flask import url_for
@@ -158,8 +224,10 @@ def template_context() -> dict[str, Any]:
             {"code": code, "name": name} for code, name in SUPPORTED_LOCALES.items()
         ],
         "digits": current_digits(),
+        "digit_samples": DIGIT_SAMPLES,
         "format_number": format_number,
         "language_url": language_url,
+        "digits_url": digits_url,
     }
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper import services
 from scorekeeper.forms import RedealForm, UndoForm, seat_choices
+from scorekeeper.i18n import format_number
+from scorekeeper.messages import describe_contracts
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from scorekeeper.web import bp
@@ -20,22 +24,22 @@ from scorekeeper.web.new_game_form import (
     NewGameForm,
     preset_switch_values,
 )
-from scorekeeper.web.present import build_board, describe_entry
+from scorekeeper.web.present import EntryRef, build_board, describe_entry
 
 Page = str | tuple[str, int] | Response
-KEPT = "Nothing was saved. The scores shown are up to date, and what you entered is kept."
+KEPT = _l("Nothing was saved. The scores shown are up to date, and what you entered is kept.")
 
 
 def stale_message(stale: services.StaleVersion) -> list[str]:
     """What to say when a write meets a newer version: what changed, then what to do."""
-    return [str(stale), KEPT]
+    return [str(stale), str(KEPT)]
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Page:
     """Four names, the 7♥ holder and the house rules; creates the game and grants edit rights."""
     form = NewGameForm()
-    default_labels = [f"Player {seat + 1}" for seat in range(4)]
+    default_labels = [_("Player %(number)s", number=format_number(seat + 1)) for seat in range(4)]
     for entry in form.king_order.entries:
         entry.choices = seat_choices(default_labels, "—")
     if form.validate_on_submit():
@@ -44,7 +48,7 @@ def new_game() -> Page:
             loaded, token = created
             grant_edit(loaded.id, token)
             mark_owner(loaded.id)
-            flash("The game has started. Good luck!", "success")
+            flash(_("The game has started. Good luck!"), "success")
             return redirect(url_for("web.game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
     return render_template(
@@ -119,9 +123,11 @@ def record_redeal(game_id: str) -> Page:
         form.add_problems(err.problems)
         return _render_game(loaded, form, status=err.status)
     if form.kind.data == "misdeal":
-        flash("Misdeal recorded: the same dealer deals again. No contract was used up.", "success")
+        flash(
+            _("Misdeal recorded: the same dealer deals again. No contract was used up."), "success"
+        )
     else:
-        flash("Redeal recorded: the king chooses a contract again. None was used up.", "success")
+        flash(_("Redeal recorded: the king chooses a contract again. None was used up."), "success")
     return redirect(url_for("web.game", game_id=game_id))
 
 
@@ -137,14 +143,25 @@ def undo(game_id: str) -> Page:
         services.undo_last(game_id, form.version.data, source="page")
     except services.StaleVersion as stale:
         form = UndoForm(formdata=None, data={"version": stale.loaded.version})
-        return _render_undo(stale.loaded, form, [str(stale), "Nothing was undone."], 409)
+        return _render_undo(stale.loaded, form, [str(stale), _("Nothing was undone.")], 409)
     except RulesError as err:
         form.add_problems(err.problems)
         return _render_undo(loaded, form, status=err.status)
     last = loaded.log[-1] if loaded.log else None
-    undone = describe_entry(last.entry, last.n) if last else "the last entry"
-    flash(f"Undone: {undone}.", "success")
+    flash(undone_message(describe_entry(last.entry, last.n) if last else None), "success")
     return redirect(url_for("web.game", game_id=game_id))
+
+
+def undone_message(entry: EntryRef | None) -> str:
+    """What the game page says after an undo: ``Undone: deal 7: King of Hearts.``"""
+    if entry is None:
+        return _("Undone: the last entry.")
+    if entry.kind == "misdeal":
+        return _("Undone: a misdeal.")
+    if entry.kind == "redeal":
+        return _("Undone: a redeal.")
+    contracts = describe_contracts(entry.contracts)
+    return _("Undone: deal %(n)s: %(contracts)s.", n=format_number(entry.n), contracts=contracts)
 
 
 def _render_undo(
@@ -157,6 +174,6 @@ def _render_undo(
         names=loaded.players,
         form=form,
         last=last,
-        last_text=describe_entry(last.entry, last.n) if last else None,
+        last_entry=describe_entry(last.entry, last.n) if last else None,
         message=message,
     ), status

@@ -6,13 +6,25 @@ from datetime import datetime
 from typing import Any
 
 from flask import abort, current_app
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 from scorekeeper import services
-from scorekeeper.rules.contracts import Contract, describe
+from scorekeeper.i18n import (
+    LRI,
+    PDI,
+    bdi,
+    format_number,
+    isolate,
+    localize_digits,
+    text_direction,
+)
+from scorekeeper.messages import describe_contracts
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.web import bp
-from scorekeeper.web.present import RED, SYMBOLS, number
+from scorekeeper.web.present import RED, SYMBOLS
 
-NOT_FOUND = "There is no game at this address. Check the link, or start a new game."
+NOT_FOUND = _l("There is no game at this address. Check the link, or start a new game.")
 
 
 def load_or_404(game_id: str) -> services.LoadedGame:
@@ -25,7 +37,8 @@ def load_or_404(game_id: str) -> services.LoadedGame:
 
 @bp.app_template_filter("score")
 def score_filter(value: int | None) -> str:
-    return number(value)
+    """A score in the chosen digits, with a real minus sign, kept left to right: ``−75``."""
+    return isolate(format_number(value))
 
 
 @bp.app_template_filter("symbol")
@@ -40,14 +53,23 @@ def red_filter(contract: Contract) -> bool:
 
 @bp.app_template_filter("contracts")
 def contracts_filter(contracts: Any) -> str:
-    """Contracts (or their values) named for people: ``King of Hearts + Queens``."""
-    return describe(tuple(c if isinstance(c, Contract) else Contract(c) for c in contracts))
+    """Contracts (or their values) named for people, translated: ``King of Hearts + Queens``."""
+    return describe_contracts(c if isinstance(c, Contract) else Contract(c) for c in contracts)
 
 
 @bp.app_template_filter("when")
 def when_filter(moment: datetime | None) -> str:
-    """A UTC timestamp, short and unambiguous: ``2025-05-01 21:07 UTC``."""
-    return "" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+    """A UTC timestamp, short and unambiguous: ``2025-05-01 21:07 UTC`` (kept left to right)."""
+    if moment is None:
+        return ""
+    text = localize_digits(moment.strftime("%Y-%m-%d %H:%M UTC"))
+    return f"{LRI}{text}{PDI}" if text_direction() == "rtl" else text
+
+
+@bp.app_template_filter("names")
+def names_filter(names: Any, separator: str = " & ") -> Markup:
+    """Players' names joined, each set apart (``<bdi>``): ``Rana & Omar``."""
+    return escape(separator).join(bdi(name) for name in names)
 
 
 @bp.app_template_filter("seat_names")

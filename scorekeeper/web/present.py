@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.rule_words import zero_sum_reasons
 from scorekeeper.rules.captures import Captures
-from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract, describe
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.game import DealRecord, Game, Kingdom, RedealEntry
 from scorekeeper.rules.ruleset import Combination, RuleSet, Starter, Values
-from scorekeeper.rules.scoring import expected_total, team_totals, zero_sum_report
+from scorekeeper.rules.scoring import expected_total, team_totals
 from scorekeeper.web.new_game_form import switch_values
 
 SYMBOLS = {
@@ -77,7 +78,7 @@ class Board:
     combinable: tuple[Contract, ...]
     first_lead: int | None
     trix_first: int | None
-    last_entry: str | None = None
+    last_entry: EntryRef | None = None
     lead_names: list[str] = field(default_factory=list)
     """One entry per leading competitor (a team is ``Rana & Omar``)."""
     lead_total: int | None = None
@@ -107,7 +108,7 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
         kingdoms=views,
         extra=extra,
         leaders=leading_seats(game),
-        zero_sum_reasons=zero_sum_report(game.rules)[1],
+        zero_sum_reasons=zero_sum_reasons(game.rules),
         team_totals=team_totals(game.totals) if game.rules.partnership else None,
         next_deal=game.deals_played + 1,
         contracts=game.available_contracts,
@@ -195,11 +196,25 @@ def combinable(rules: RuleSet, remaining: Sequence[Contract]) -> tuple[Contract,
     return tricks
 
 
-def describe_entry(entry: Any, n: int | None) -> str:
-    """One log entry for a message: ``deal 7: King of Hearts`` or ``a misdeal``."""
+@dataclass(frozen=True)
+class EntryRef:
+    """A log entry as the sentences about it name it: ``deal 7: King of Hearts``, ``a misdeal``.
+
+    Each sentence is written whole for each ``kind`` (templates, flash messages), so that
+    it can be translated as one sentence.
+    """
+
+    kind: str
+    """``deal``, ``redeal`` or ``misdeal``."""
+    n: int | None = None
+    contracts: tuple[Contract, ...] = ()
+
+
+def describe_entry(entry: Any, n: int | None) -> EntryRef:
+    """What names a log entry: its kind, and for a deal its number and contracts."""
     if isinstance(entry, RedealEntry):
-        return "a misdeal" if entry.kind == "misdeal" else "a redeal"
-    return f"deal {n}: {describe(entry.contracts)}"
+        return EntryRef("misdeal" if entry.kind == "misdeal" else "redeal")
+    return EntryRef("deal", n, tuple(entry.contracts))
 
 
 def parse_contracts(values: Sequence[str]) -> tuple[Contract, ...] | None:
