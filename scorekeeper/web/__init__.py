@@ -23,4 +23,12 @@ def _configure(state: BlueprintSetupState) -> None:
     state.app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
 
 
-from scorekeeper.web import deals, errors, games, pages, sharing  # noqa: E402,F401  (routes)
+from scorekeeper.web import (  # noqa: E402,F401  (routes; dispute_*: the dispute desk)
+    deals,
+    dispute_claims,
+    disputes,
+    errors,
+    games,
+    pages,
+    sharing,
+)
