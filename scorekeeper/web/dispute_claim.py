@@ -18,7 +18,7 @@ from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trickplay import trick_winner
 from scorekeeper.web.dispute_input import Entered
-from scorekeeper.web.dispute_play import DOUBLEABLE
+from scorekeeper.web.dispute_record import DOUBLEABLE
 from scorekeeper.web.dispute_text import gettext
 
 DEFAULT_SECONDS = 20

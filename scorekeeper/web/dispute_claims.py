@@ -41,7 +41,7 @@ from scorekeeper.web.dispute_claim import (
     trix_line,
 )
 from scorekeeper.web.dispute_input import CLAIM_SWITCHES, REDEAL_SWITCHES, Entered
-from scorekeeper.web.dispute_play import Desk
+from scorekeeper.web.dispute_record import Desk
 from scorekeeper.web.dispute_text import gettext
 from scorekeeper.web.disputes import known_game_choices, standalone_desk
 from scorekeeper.web.games import Page, stale_message

@@ -27,14 +27,9 @@ from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.web import bp
 from scorekeeper.web.access import can_edit, known_games, require_edit
 from scorekeeper.web.dispute_input import PLAY_SWITCHES, TRIX_SWITCHES, Entered, rules_with_switches
-from scorekeeper.web.dispute_play import (
-    Desk,
-    Judgement,
-    judge,
-    picker_state,
-    play_field,
-    read_record,
-)
+from scorekeeper.web.dispute_picker import picker_state
+from scorekeeper.web.dispute_play import Judgement, judge
+from scorekeeper.web.dispute_record import Desk, play_field, read_record
 from scorekeeper.web.dispute_text import gettext
 from scorekeeper.web.games import Page, stale_message
 from scorekeeper.web.helpers import load_or_404
