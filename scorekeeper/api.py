@@ -2,6 +2,8 @@
 
 Every error under /api/ is answered in the API's error format, never HTML:
 ``{"ok": false, "errors": [{"rule": null, "field": null, "message": "..."}]}``.
+Messages are in the request's language (``?lang=``, the ``lang`` cookie or
+``Accept-Language``, as on the pages); ``code``, ``rule`` and ``field`` stay the same.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.extensions import db
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import translate_error
 from scorekeeper.rules.checks import CHECKS
 from scorekeeper.rules.errors import RulesError
@@ -24,19 +28,20 @@ API_PREFIX = "/api/"
 
 # Werkzeug's stock descriptions talk to web developers; these talk to players.
 MESSAGES = {
-    400: "The request could not be understood.",
-    401: "This needs the game's edit token.",
-    403: "This edit token does not belong to this game.",
-    404: "There is nothing at this address.",
-    405: "This address does not accept {method} requests.",
-    409: "This request conflicts with the game's current state.",
-    412: "The game has changed since you loaded it; reload and try again.",
-    413: "The request body is too large.",
-    415: "The request body must be JSON.",
-    422: "The request breaks a rule of the game.",
-    429: "Too many requests from this address; wait a minute and try again.",
-    500: "Something went wrong on our side; nothing was saved.",
+    400: _l("The request could not be understood."),
+    401: _l("This needs the game's edit token."),
+    403: _l("This edit token does not belong to this game."),
+    404: _l("There is nothing at this address."),
+    405: _l("This address does not accept %(method)s requests."),
+    409: _l("This request conflicts with the game's current state."),
+    412: _l("The game has changed since you loaded it; reload and try again."),
+    413: _l("The request body is too large."),
+    415: _l("The request body must be JSON."),
+    422: _l("The request breaks a rule of the game."),
+    429: _l("Too many requests from this address; wait a minute and try again."),
+    500: _l("Something went wrong on our side; nothing was saved."),
 }
+OTHER = _l("This request could not be answered.")
 
 
 def is_api_request() -> bool:
@@ -63,9 +68,9 @@ def json_body() -> dict[str, Any]:
     try:
         data = request.get_json(force=True, silent=True)
     except RecursionError:
-        _bad_request("The request body is nested too deeply.")
+        _bad_request(_("The request body is nested too deeply."))
     if not isinstance(data, dict):
-        _bad_request("The request body must be a JSON object.")
+        _bad_request(_("The request body must be a JSON object."))
     return data
 
 
@@ -77,9 +82,9 @@ def _message(exc: HTTPException) -> str:
     code = exc.code or 500
     stock = type(exc).description
     if exc.description and exc.description != stock and code != 500:
-        return exc.description
-    default = MESSAGES.get(code, exc.name + ".")
-    return default.format(method=request.method)
+        return str(exc.description)
+    default = str(MESSAGES.get(code, OTHER))
+    return default % {"method": request.method} if code == 405 else default
 
 
 @bp.app_errorhandler(HTTPException)
@@ -97,7 +102,7 @@ def handle_http_exception(exc: HTTPException) -> WerkzeugResponse | HTTPExceptio
         with contextlib.suppress(Exception):  # answer in JSON even if the DB is gone
             db.session.rollback()
     response = exc.get_response()  # keeps headers such as Allow
-    body, _ = error_response(code, [error_body(_message(exc))])
+    body, _status = error_response(code, [error_body(_message(exc))])
     response.set_data(body.get_data())
     response.content_type = body.content_type
     return response
@@ -121,10 +126,9 @@ def check(kind: str) -> Response:
     """``/check/deal``, ``/check/play``, ``/check/redeal`` (API.md): the engine's checks."""
     run = CHECKS.get(kind)
     if run is None:
-        abort(
-            404,
-            description=f"There is no “{kind}” check; use one of "
-            + ", ".join(sorted(CHECKS))
-            + ".",
+        allowed = ", ".join(sorted(CHECKS))
+        message = _(
+            "There is no “%(kind)s” check; use one of %(allowed)s.", kind=kind, allowed=allowed
         )
+        abort(404, description=message)
     return jsonify(run(json_body()))

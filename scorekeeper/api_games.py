@@ -19,6 +19,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from scorekeeper import live, services
 from scorekeeper.api import error_body, error_response, handle_rules_error, json_body
 from scorekeeper.game_input import parse_new_game_body, parse_redeal_body
+from scorekeeper.i18n import gettext as _
 from scorekeeper.loaded import UnreplayableLog
 from scorekeeper.rules.errors import StateError
 
@@ -70,15 +71,17 @@ def handle_conflict(error: StateError) -> tuple[Response, int]:
 def _require_token(game_id: str) -> None:
     """401 without a bearer token, 403 with a wrong one, 404 for no such game."""
     header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    scheme, _space, token = header.partition(" ")
     token = token.strip() if scheme.lower() == "bearer" else ""
     if token and services.token_matches(game_id, token):
         return
     if not services.game_exists(game_id):
         raise services.GameNotFound(game_id)
     if not token:
-        abort(401, description="This needs the game's edit token: Authorization: Bearer <token>.")
-    abort(403, description="This edit token does not belong to this game.")
+        abort(
+            401, description=_("This needs the game's edit token: Authorization: Bearer <token>.")
+        )
+    abort(403, description=_("This edit token does not belong to this game."))
 
 
 def _if_match(required: bool) -> int | None:
@@ -86,22 +89,22 @@ def _if_match(required: bool) -> int | None:
     raw = request.headers.get("If-Match")
     if raw is None or not raw.strip():
         if required:
-            abort(
-                428,
-                description="Say which version of the game you are changing: send If-Match "
-                'with the version from its ETag (e.g. If-Match: "12").',
+            message = _(
+                "Say which version of the game you are changing: send If-Match "
+                'with the version from its ETag (e.g. If-Match: "12").'
             )
+            abort(428, description=message)
         return None
     value = raw.strip()
     if value == "*":
         return None
     version = _parse_etag(value)
     if version is None:
-        abort(
-            400,
-            description=f"If-Match must be the game's version from its ETag, such as "
-            f'"12", not {value}.',
+        message = _(
+            'If-Match must be the game\'s version from its ETag, such as "12", not %(value)s.',
+            value=value,
         )
+        abort(400, description=message)
     return version
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from scorekeeper import api
 from scorekeeper.extensions import db
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.loaded import UnreplayableLog
 
 if TYPE_CHECKING:
@@ -34,14 +35,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 2
-BUSY_MESSAGE = (
+BUSY_MESSAGE = _l(
     "The game is busy: other phones are saving at this very moment. Nothing was saved; "
     "wait a second and send it again."
 )
-DOWN_MESSAGE = (
+DOWN_MESSAGE = _l(
     "The score keeper cannot reach its database right now. Nothing was saved; "
     "try again in a moment."
 )
+BUSY_TITLE = _l("The game is busy")
+DOWN_TITLE = _l("The database is out of reach")
+UNREPLAYABLE_TITLE = _l("This game cannot be shown")
 LOCK_WORDS = ("database is locked", "database is busy", "lock timeout", "deadlock", "lock_not")
 
 
@@ -65,12 +69,12 @@ def database_busy(error: Exception) -> Response | tuple[Response | str, int, dic
     _rollback()
     busy = is_lock_error(error)
     log.warning("503 (%s): %s", "busy" if busy else "database unreachable", error)
-    message = BUSY_MESSAGE if busy else DOWN_MESSAGE
+    message = str(BUSY_MESSAGE if busy else DOWN_MESSAGE)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
     if api.is_api_request():
         body, status = api.error_response(503, [api.error_body(message)])
         return body, status, headers
-    title = "The game is busy" if busy else "The database is out of reach"
+    title = str(BUSY_TITLE if busy else DOWN_TITLE)
     return _page(503, title, message), 503, headers
 
 
@@ -81,7 +85,7 @@ def unreplayable(error: UnreplayableLog) -> tuple[Response | str, int]:
     field = "rules" if error.position is None else f"log.{error.position}"
     if api.is_api_request():
         return api.error_response(409, [api.error_body(str(error), field=field)])
-    return _page(409, "This game cannot be shown", str(error)), 409
+    return _page(409, str(UNREPLAYABLE_TITLE), str(error)), 409
 
 
 def _page(code: int, title: str, message: str) -> str:

@@ -6,7 +6,9 @@ answer was given in the right shape, turn it into rules objects
 (``to_entry()``, ``to_rules()``) and put the engine's problems back next to
 the field they concern (``add_problems()``).
 
-Messages are whole sentences so that they can later be wrapped in gettext.
+Messages are whole sentences, translated (``lazy_gettext`` where they are set
+at import time); the engine's problems are said in the request's language by
+:func:`scorekeeper.messages.translate_problem`.
 """
 
 from __future__ import annotations
@@ -20,9 +22,13 @@ from wtforms import Field, FieldList, IntegerField, StringField
 from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import isolate
+from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.messages import contract_label, describe_contracts, translate_problem
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import QUEENS
-from scorekeeper.rules.contracts import Contract, describe
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import Problem
 from scorekeeper.rules.game import DealEntry, RedealEntry
 from scorekeeper.rules.game_log import RedealKind
@@ -34,10 +40,10 @@ NOTE_MAX = 200
 QUEEN_KEYS = ("qs", "qh", "qd", "qc")
 """Form field prefixes of Q♠ Q♥ Q♦ Q♣, in the engine's suit order."""
 TRIX_PLACE_MISSING = (
-    "Choose who went out first.",
-    "Choose who went out second.",
-    "Choose who went out third.",
-    "Choose who was left with cards.",
+    _l("Choose who went out first."),
+    _l("Choose who went out second."),
+    _l("Choose who went out third."),
+    _l("Choose who was left with cards."),
 )
 
 
@@ -50,7 +56,7 @@ def seat_or_none(value: object) -> int | None:
     return int(value) if isinstance(value, str) and value in SEATS else None
 
 
-def seat_choices(names: Sequence[str], blank: str | None = None) -> list[tuple[str, str]]:
+def seat_choices(names: Sequence[str], blank: Any = None) -> list[tuple[str, str]]:
     """Radio/select choices of the four seats, labelled with the players' names."""
     choices = [(str(seat), name) for seat, name in enumerate(names)]
     return [("", blank), *choices] if blank is not None else choices
@@ -82,7 +88,7 @@ class CountField(IntegerField):
         except ValueError:
             self.data = None
             raise ValueError(
-                f"“{text}” is not a number; enter a whole number from 0 to 13."
+                _("“%(text)s” is not a number; enter a whole number from 0 to 13.", text=text)
             ) from None
 
 
@@ -110,7 +116,7 @@ class ProblemsForm(FlaskForm):  # type: ignore[misc]
 
     def add_problems(self, problems: Iterable[Problem]) -> None:
         for problem in problems:
-            self.add_error(self.field_for(problem.field), problem.message)
+            self.add_error(self.field_for(problem.field), translate_problem(problem))
 
     def errors_of(self, target: str) -> list[str]:
         """Every error to show at ``target``: the field's own and its group's."""
@@ -132,7 +138,7 @@ class ProblemsForm(FlaskForm):  # type: ignore[misc]
         return out
 
     def _lookup(self, target: str) -> Field | None:
-        name, _, index = target.partition("-")
+        name, _dash, index = target.partition("-")
         field: Field | None = self._fields.get(name)
         if isinstance(field, FieldList) and index.isdigit() and int(index) < len(field.entries):
             entry: Field = field.entries[int(index)]
@@ -167,7 +173,9 @@ def _seat_radio() -> ChoiceField:
 
 
 def _counts() -> FieldList[Any]:
-    one = CountField(validators=[Optional(), NumberRange(0, 13, "Enter a number from 0 to 13.")])
+    one = CountField(
+        validators=[Optional(), NumberRange(0, 13, _l("Enter a number from 0 to 13."))]
+    )
     return FieldList(one, min_entries=4, max_entries=4)
 
 
@@ -221,15 +229,15 @@ class DealForm(ProblemsForm):
         for field in self:
             if isinstance(field, ChoiceField):
                 doubling = field.name.endswith("_doubled_by")
-                field.choices = seat_choices(names, "Not doubled" if doubling else None)
+                field.choices = seat_choices(names, _("Not doubled") if doubling else None)
         if "trix" in sections:
             for entry in self._fields["trix"].entries:
                 entry.choices = seat_choices(names, "—")
 
     @property
     def contract_text(self) -> str:
-        """``King of Hearts + Queens``."""
-        return describe(self.contracts)
+        """``King of Hearts + Queens``, in the request's language."""
+        return describe_contracts(self.contracts)
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
@@ -238,21 +246,21 @@ class DealForm(ProblemsForm):
                 if seat_or_none(field.data) is None:
                     self.add_error(field.name, self._missing_message(field.name))
             elif isinstance(field, ChoiceField) and field.data not in (None, "", *SEATS):
-                self.add_error(field.name, "Choose “Not doubled” or the player who doubled.")
+                self.add_error(field.name, _("Choose “Not doubled” or the player who doubled."))
         if "trix" in self.sections:
             for place, entry in enumerate(self._fields["trix"].entries):
                 if seat_or_none(entry.data) is None:
-                    self.add_error(f"trix-{place}", TRIX_PLACE_MISSING[place])
+                    self.add_error(f"trix-{place}", str(TRIX_PLACE_MISSING[place]))
         return ok and not self.all_errors
 
     @staticmethod
     def _missing_message(name: str) -> str:
         if name == "king":
-            return "Choose who was dealt the 7♥."
+            return _("Choose who was dealt the 7♥.")
         if name == "kh_taker":
-            return "Choose who took the K♥."
+            return _("Choose who took the K♥.")
         queen = QUEENS[QUEEN_KEYS.index(name[:2])].pretty
-        return f"Choose who took the {queen}."
+        return _("Choose who took the %(card)s.", card=isolate(queen))
 
     def _capture(self, prefix: str) -> Capture:
         taker = seat_or_none(self._fields[f"{prefix}_taker"].data)
@@ -335,31 +343,33 @@ class RedealForm(ProblemsForm):
     """A redeal claimed under R8, or a misdeal; it uses up no contract."""
 
     kind = ChoiceField(
-        choices=[("redeal", "Redeal (R8)"), ("misdeal", "Misdeal")], default="redeal"
+        choices=[("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal"))], default="redeal"
     )
     seat = ChoiceField()
     contract = ChoiceField()
     note = StringField(
         filters=[strip],
-        validators=[Length(max=NOTE_MAX, message="A note can have at most 200 characters.")],
+        validators=[Length(max=NOTE_MAX, message=_l("A note can have at most 200 characters."))],
     )
 
     def configure(self, names: Sequence[str], contracts: Sequence[Contract]) -> RedealForm:
-        self.seat.choices = seat_choices(names, "Nobody in particular")
-        self.contract.choices = [("", "Not announced yet")] + [
-            (c.value, c.label) for c in contracts
+        self.seat.choices = seat_choices(names, _("Nobody in particular"))
+        self.contract.choices = [("", _("Not announced yet"))] + [
+            (c.value, contract_label(c)) for c in contracts
         ]
         return self
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
         if self.seat.data not in (None, "", *SEATS):
-            self.add_error("seat", "Choose one of the four players, or nobody in particular.")
+            self.add_error("seat", _("Choose one of the four players, or nobody in particular."))
         if self.kind.data not in ("redeal", "misdeal"):
-            self.add_error("kind", "Choose “Redeal” or “Misdeal”.")
+            self.add_error("kind", _("Choose “Redeal” or “Misdeal”."))
         values = [choice[0] for choice in self.contract.choices or []]
         if self.contract.data not in (None, *values):
-            self.add_error("contract", "Choose one of the contracts the king can still announce.")
+            self.add_error(
+                "contract", _("Choose one of the contracts the king can still announce.")
+            )
         return ok and not self.all_errors
 
     def to_entry(self) -> RedealEntry:

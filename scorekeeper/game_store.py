@@ -22,7 +22,8 @@ from scorekeeper import models
 from scorekeeper.extensions import db
 from scorekeeper.history import breaks_later, stale_message, summarize
 from scorekeeper.loaded import GameNotFound, LoadedGame, LogRow, StaleVersion, UnreplayableLog
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.messages import translate_problems
+from scorekeeper.rules.errors import RulesError, part
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
@@ -67,6 +68,11 @@ def fetch_log(session: Session, game_id: str) -> list[models.LogEntry]:
     return list(session.scalars(stmt))
 
 
+def _reason(error: RulesError) -> str:
+    """The engine's refusal in the request's language."""
+    return " ".join(translate_problems(error.problems))
+
+
 def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> LoadedGame:
     """Replay the stored log; :class:`UnreplayableLog` if the engine now refuses an entry."""
     players = [seat.name for seat in row.seats]
@@ -74,14 +80,14 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
         rules = RuleSet.from_dict(row.rules)
         game = Game.start(rules, row.first_king, players)
     except RulesError as error:
-        raise UnreplayableLog(row.id, None, str(error)) from error
+        raise UnreplayableLog(row.id, None, _reason(error)) from error
     log: list[LogRow] = []
     for stored in entries:
         try:
             entry = entry_from_dict(stored.payload)
             game = game.record(entry)
         except RulesError as error:
-            raise UnreplayableLog(row.id, stored.position, str(error)) from error
+            raise UnreplayableLog(row.id, stored.position, _reason(error)) from error
         n = game.deals_played if isinstance(entry, DealEntry) else None
         log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
     return LoadedGame(
@@ -140,14 +146,20 @@ def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int)
     return game
 
 
-def entry_name(log: Sequence[LogRow], index: int) -> tuple[str, str]:
-    """(``deal 9``, ``deals.9``), or (``the redeal after deal 8``, ``log.9``) for a redeal."""
+def entry_name(log: Sequence[LogRow], index: int) -> tuple[dict[str, Any], str]:
+    """(``deal 9``, ``deals.9``), or (``the redeal after deal 8``, ``log.9``) for a redeal.
+
+    The name is a message part (:func:`scorekeeper.rules.errors.part`), so that the
+    refusal can be said in the reader's language.
+    """
     row = log[index]
     if row.n is not None:
-        return f"deal {row.n}", f"deals.{row.n}"
+        return part("word.deal_n", n=row.n), f"deals.{row.n}"
+    kind = "misdeal" if row.kind == "misdeal" else "redeal"
     before = [r.n for r in log[:index] if r.n is not None]
-    name = f"the {row.kind} after deal {before[-1]}" if before else f"the first {row.kind}"
-    return name, f"log.{index}"
+    if before:
+        return part(f"word.{kind}_after", n=before[-1]), f"log.{index}"
+    return part(f"word.first_{kind}"), f"log.{index}"
 
 
 def append(

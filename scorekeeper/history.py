@@ -1,6 +1,7 @@
 """Words and small records about a game's history: revisions, stale versions, summaries.
 
-Helpers of :mod:`scorekeeper.services`; nothing here touches the database.
+Helpers of :mod:`scorekeeper.services`; nothing here touches the database. The
+sentences are in the request's language (English outside a request).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from scorekeeper.rules.contracts import Contract, describe
+from scorekeeper.i18n import format_number, isolate_name, ngettext
+from scorekeeper.i18n import gettext as _
+from scorekeeper.messages import N_, describe_contracts, english
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.rules.game import Game
 
@@ -88,57 +92,111 @@ def summary_of(
     )
 
 
-def deal_label(names: Sequence[str], entry: dict[str, Any] | None) -> str:
-    """``Sami's King of Hearts`` for a stored deal dict (``a redeal`` for a redeal)."""
-    if entry is None:
-        return "an entry"
-    if entry.get("kind") in ("redeal", "misdeal"):
-        return f"a {entry['kind']}"
-    contracts = describe(tuple(Contract(c) for c in entry.get("contracts", [])))
+# Each sentence is whole, for each kind of write and each kind of entry, so that it can be
+# translated as one sentence (not glued from "deal 7" and "Sami's King of Hearts").
+ALREADY: dict[tuple[str, str], str] = {
+    ("record", "deal"): N_("Deal %(n)s was already recorded: %(king)s's %(contracts)s."),
+    ("edit", "deal"): N_("Deal %(n)s was changed: %(king)s's %(contracts)s."),
+    ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone."),
+    ("redeal", "redeal"): N_("A redeal was already recorded."),
+    ("redeal", "misdeal"): N_("A misdeal was already recorded."),
+    ("undo", "redeal"): N_("A redeal was undone."),
+    ("undo", "misdeal"): N_("A misdeal was undone."),
+    ("other", ""): N_("The game was changed."),
+}
+"""What another phone's write did, said to a phone whose write came too late (stale version)."""
+MEANWHILE: dict[tuple[str, str], str] = {
+    ("record", "deal"): N_("Deal %(n)s was recorded meanwhile: %(king)s's %(contracts)s."),
+    ("edit", "deal"): N_("Deal %(n)s was corrected meanwhile: %(king)s's %(contracts)s."),
+    ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone meanwhile."),
+    ("redeal", "redeal"): N_("A redeal was recorded meanwhile."),
+    ("redeal", "misdeal"): N_("A misdeal was recorded meanwhile."),
+    ("undo", "redeal"): N_("A redeal was undone meanwhile."),
+    ("undo", "misdeal"): N_("A misdeal was undone meanwhile."),
+    ("other", ""): N_("The game was changed meanwhile."),
+}
+"""The same, said to a phone that follows the game live (static/live.js)."""
+
+
+def _entry_kind(entry: dict[str, Any]) -> str:
+    kind = entry.get("kind")
+    return kind if kind in ("redeal", "misdeal") else "deal"
+
+
+def change_sentence(
+    names: Sequence[str],
+    action: str,
+    before: Any,
+    after: Any,
+    sentences: dict[tuple[str, str], str] = ALREADY,
+) -> str:
+    """One sentence saying what a write did, in the request's language.
+
+    ``sentences`` is :data:`ALREADY` (a stale-version message) or :data:`MEANWHILE`
+    (a live update). The king's name is isolated in right-to-left text.
+    """
+    entry = after if action in ("record", "redeal", "edit") else before
+    if action not in ("record", "redeal", "edit", "undo") or not isinstance(entry, dict):
+        return _(sentences["other", ""])
+    kind = _entry_kind(entry)
+    template = sentences.get((action, kind))
+    if template is None:
+        return _(sentences["other", ""])
+    if kind != "deal":
+        return _(template)
     king = entry.get("king")
-    return contracts if king is None else f"{names[king]}'s {contracts}"
-
-
-def change_sentence(names: Sequence[str], action: str, before: Any, after: Any) -> str:
-    """One sentence saying what a write did, for a stale-version message."""
-    if action == "record" and after is not None:
-        return f"Deal {after['n']} was already recorded: {deal_label(names, after)}."
-    if action == "redeal" and after is not None:
-        return f"{deal_label(names, after).capitalize()} was already recorded."
-    if action == "edit" and after is not None:
-        return f"Deal {after['n']} was changed: {deal_label(names, after)}."
-    if action == "undo" and before is not None:
-        if before.get("n") is None:
-            return f"{deal_label(names, before).capitalize()} was undone."
-        return f"Deal {before['n']} ({deal_label(names, before)}) was undone."
-    return "The game was changed."
+    contracts = describe_contracts(Contract(c) for c in entry.get("contracts", []))
+    return _(
+        template,
+        n=format_number(entry.get("n")),
+        king=isolate_name(names[king] if isinstance(king, int) else "?"),
+        contracts=contracts,
+    )
 
 
 def stale_message(
     names: Sequence[str], expected: int, current: int, changes: Sequence[tuple[str, Any, Any]]
 ) -> str:
     """Why ``expected`` is stale: what changed since, and what to do."""
+    versions = {"expected": format_number(expected), "current": format_number(current)}
     if not changes:
-        return (
-            f"Version {expected} is not a version of this game; it is at version {current}. "
-            "Reload it and try again."
+        return _(
+            "Version %(expected)s is not a version of this game; it is at version %(current)s. "
+            "Reload it and try again.",
+            **versions,
         )
     sentences = [change_sentence(names, *change) for change in changes[-3:]]
     more = len(changes) - 3
     if more > 0:
-        sentences.insert(0, f"{more} earlier change{'s' if more > 1 else ''}, then:")
-    return (
-        " ".join(sentences) + f" The game is now at version {current}, not {expected}; "
-        "reload it and check before saving again."
+        earlier = ngettext(
+            "%(count)s earlier change, then:",
+            "%(count)s earlier changes, then:",
+            more,
+            count=format_number(more),
+        )
+        sentences.insert(0, earlier)
+    now = _(
+        "The game is now at version %(current)s, not %(expected)s; "
+        "reload it and check before saving again.",
+        **versions,
     )
+    return " ".join([*sentences, now])
 
 
-def breaks_later(n: int, later: str, error: RulesError, field_prefix: str) -> StateError:
-    """An edit of deal ``n`` refused because a later entry no longer replays (409)."""
+def breaks_later(
+    n: int, later: str | dict[str, Any], error: RulesError, field_prefix: str
+) -> StateError:
+    """An edit of deal ``n`` refused because a later entry no longer replays (409).
+
+    ``later`` names that entry: a message part (``word.deal_n``…), or English text.
+    """
+    later_text = (
+        english(later["part"], later.get("params", {})) if isinstance(later, dict) else later
+    )
     problems = [
         Problem(
             "edit_breaks_later_deal",
-            f"Changing deal {n} this way would break {later}: {p.message}",
+            f"Changing deal {n} this way would break {later_text}: {p.message}",
             p.rule,
             field_prefix if p.field is None else f"{field_prefix}.{p.field}",
             {**_without_variant(p.params), "n": n, "later": later, "reason_code": p.code}

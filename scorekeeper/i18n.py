@@ -35,6 +35,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+import flask_babel
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations, refresh
 from markupsafe import Markup, escape
@@ -68,13 +69,28 @@ _MINUS = {"latn": "−", "arab": "\u061c-"}
 DIGIT_SAMPLES = {"latn": "0123", "arab": "٠١٢٣"}
 """How each digit system shows itself in the digits switch."""
 
-LRI, PDI = "\u2066", "\u2069"
-"""Unicode's LEFT-TO-RIGHT ISOLATE and POP DIRECTIONAL ISOLATE."""
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+"""Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
 _LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
 """Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
 
 babel = Babel()
 bp = Blueprint("i18n", __name__)
+
+
+def gettext(message: str, **variables: Any) -> str:
+    """``message`` in the request's language (Flask-Babel's ``gettext``, typed)."""
+    return str(flask_babel.gettext(message, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The form of the message for ``num`` in the request's language (``%(num)d`` is ``num``)."""
+    return str(flask_babel.ngettext(singular, plural, num, **variables))
+
+
+def lazy_gettext(message: str, **variables: Any) -> Any:
+    """A message translated when it is shown (for texts set at import time)."""
+    return flask_babel.lazy_gettext(message, **variables)
 
 
 def init_app(app: Flask) -> None:
@@ -179,6 +195,15 @@ def isolate(text: str) -> str:
         return text
     isolated = _LEFT_TO_RIGHT.sub(lambda m: LRI + m.group(0) + PDI, str(text))
     return Markup(isolated) if isinstance(text, Markup) else isolated
+
+
+def isolate_name(name: str) -> str:
+    """A name inside a plain-text sentence, isolated (FSI … PDI) when the page is right to left.
+
+    For sentences that are not HTML (flash messages, the live banner's JSON); in
+    templates use the ``bdi`` filter.
+    """
+    return f"{FSI}{name}{PDI}" if text_direction() == "rtl" else name
 
 
 def bdi(value: object) -> Markup:

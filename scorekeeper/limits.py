@@ -24,6 +24,8 @@ from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from scorekeeper.i18n import lazy_gettext as _l
+
 if TYPE_CHECKING:
     from flask import Flask
     from werkzeug.wrappers import Response
@@ -33,11 +35,11 @@ TOKEN_ROUTES = frozenset({"web.join"})
 """Routes that check a token on a GET (the edit link)."""
 REFUSED = frozenset({401, 403})
 
-WRITES_MESSAGE = (
+WRITES_MESSAGE = _l(
     "Too many changes from this address in a short time; wait a minute and try again. "
     "Nothing was saved."
 )
-TOKEN_MESSAGE = (
+TOKEN_MESSAGE = _l(
     "Too many attempts with a wrong edit link or token from this address; "
     "wait a minute and try again."
 )
@@ -68,13 +70,13 @@ def init_app(app: Flask) -> Limiter:
         scope="writes",
         key_func=client_and_game,
         methods=sorted(WRITE_METHODS),
-        error_message=WRITES_MESSAGE,
+        error_message=lambda: str(WRITES_MESSAGE),  # in the request's language
     )
     tokens = limiter.shared_limit(
         _setting("RATELIMIT_TOKEN_CHECKS"),
         scope="token-checks",
         deduct_when=token_refused,
-        error_message=TOKEN_MESSAGE,
+        error_message=lambda: str(TOKEN_MESSAGE),
     )
     for endpoint, methods in _routes(app).items():
         view: Any = app.view_functions[endpoint]

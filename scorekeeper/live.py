@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from scorekeeper import models
-from scorekeeper.history import deal_label
+from scorekeeper import history, models
 from scorekeeper.loaded import GameNotFound
 from scorekeeper.transactions import reader
 
@@ -79,19 +78,10 @@ def live_state(game_id: str) -> LiveState:
 def change_sentence(names: list[str], action: str, before: Any, after: Any) -> str:
     """One sentence for another phone's write, naming the deal's king and contract.
 
+    In the request's language (:data:`scorekeeper.history.MEANWHILE`).
+
     >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
     >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], "record", None, deal)
     "Deal 7 was recorded meanwhile: Sami's King of Hearts."
     """
-    if action == "record" and after:
-        return f"Deal {after['n']} was recorded meanwhile: {deal_label(names, after)}."
-    if action == "edit" and after:
-        return f"Deal {after['n']} was corrected meanwhile: {deal_label(names, after)}."
-    if action == "redeal" and after:
-        return f"{deal_label(names, after).capitalize()} was recorded meanwhile."
-    if action == "undo" and before:
-        what = deal_label(names, before)
-        if before.get("n") is None:
-            return f"{what.capitalize()} was undone meanwhile."
-        return f"Deal {before['n']} ({what}) was undone meanwhile."
-    return "The game was changed meanwhile."
+    return history.change_sentence(names, action, before, after, history.MEANWHILE)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from scorekeeper.i18n import format_number, ngettext
+from scorekeeper.i18n import gettext as _
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
@@ -19,7 +21,7 @@ class GameNotFound(LookupError):
     """No game has this id (404)."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__("There is no game at this address; check the link.")
+        super().__init__(_("There is no game at this address; check the link."))
         self.game_id = game_id
 
 
@@ -27,8 +29,14 @@ class DealNotFound(LookupError):
     """The game has no deal with this number (404)."""
 
     def __init__(self, n: int, deals_played: int) -> None:
-        played = f"{deals_played} deal{'s' if deals_played != 1 else ''}"
-        super().__init__(f"This game has no deal {n}; it has {played} so far.")
+        message = ngettext(
+            "This game has no deal %(n)s; it has %(count)s deal so far.",
+            "This game has no deal %(n)s; it has %(count)s deals so far.",
+            deals_played,
+            n=format_number(n),
+            count=format_number(deals_played),
+        )
+        super().__init__(message)
         self.n = n
 
 
@@ -83,12 +91,22 @@ class UnreplayableLog(RuntimeError):
     """
 
     def __init__(self, game_id: str, position: int | None, reason: str) -> None:
-        what = "its house rules are" if position is None else f"entry {position + 1} is"
-        super().__init__(
-            f"This game's log cannot be replayed under the current rules engine: {what} "
-            f"refused ({reason.rstrip('.')}). Nothing was changed; its backup (JSON export) "
-            "still has every deal."
-        )
+        if position is None:
+            message = _(
+                "This game's log cannot be replayed under the current rules engine: its house "
+                "rules are refused (%(reason)s). Nothing was changed; its backup (JSON export) "
+                "still has every deal.",
+                reason=reason.rstrip("."),
+            )
+        else:
+            message = _(
+                "This game's log cannot be replayed under the current rules engine: entry "
+                "%(number)s is refused (%(reason)s). Nothing was changed; its backup (JSON "
+                "export) still has every deal.",
+                number=format_number(position + 1),
+                reason=reason.rstrip("."),
+            )
+        super().__init__(message)
         self.game_id = game_id
         self.position = position
 

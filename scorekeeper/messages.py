@@ -98,6 +98,12 @@ WORDS: dict[str, Template] = {
     "word.row_runs": N_("%(row)s runs %(low)s–%(high)s"),
     "word.row_only": N_("%(row)s holds only the %(card)s"),
     "word.row_closed": N_("%(row)s is not opened yet (only the %(card)s opens it)"),
+    # The later entry that an edit would break (history.breaks_later).
+    "word.deal_n": N_("deal %(n)d"),
+    "word.redeal_after": N_("the redeal after deal %(n)d"),
+    "word.misdeal_after": N_("the misdeal after deal %(n)d"),
+    "word.first_redeal": N_("the first redeal"),
+    "word.first_misdeal": N_("the first misdeal"),
     **{f"contract.{c.value}": label for c, label in CONTRACT_LABELS.items()},
 }
 

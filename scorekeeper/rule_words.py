@@ -7,9 +7,8 @@ language with the same numbers, from the same scoring functions.
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-
 from scorekeeper.i18n import format_number
+from scorekeeper.i18n import gettext as _
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet, SelfCapture
 from scorekeeper.rules.scoring import expected_total, kingdom_total

@@ -23,6 +23,7 @@ from __future__ import annotations
 from flask import abort, request, session
 
 from scorekeeper import services
+from scorekeeper.i18n import lazy_gettext as _l
 
 EDIT_GAMES = "edit_games"
 EDIT_TOKENS = "edit_tokens"
@@ -30,12 +31,12 @@ OWN_GAMES = "own_games"
 SEEN_GAMES = "seen_games"
 REMEMBERED = 20
 """Games remembered per browser and per list: about 70 bytes each in the cookie."""
-READ_ONLY = (
+READ_ONLY = _l(
     "You can follow this game's scores, but this phone cannot change them: "
     "open the game's edit link on this phone to enter deals."
 )
 RIGHTS_KEY = "scorekeeper.edit_rights"
-NOT_OWNER = "Only the phone that started this game can replace its edit link."
+NOT_OWNER = _l("Only the phone that started this game can replace its edit link.")
 
 
 def _remember(key: str, game_id: str) -> list[str]:

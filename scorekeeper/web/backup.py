@@ -17,15 +17,18 @@ from flask_wtf.file import FileField
 from werkzeug.wrappers import Response
 
 from scorekeeper import backup
+from scorekeeper.i18n import format_number, ngettext
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.loaded import GameNotFound
+from scorekeeper.messages import translate_problems
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.web import bp
 from scorekeeper.web.access import grant_edit, mark_owner
 from scorekeeper.web.helpers import NOT_FOUND
 
 Page = str | tuple[str, int] | Response
-NOT_JSON = "This file is not a scorekeeper backup: it is not JSON (UTF-8)."
-NO_FILE = "Choose the backup file (.json) to restore."
+NOT_JSON = _l("This file is not a scorekeeper backup: it is not JSON (UTF-8).")
+NO_FILE = _l("Choose the backup file (.json) to restore.")
 
 
 class ImportForm(FlaskForm):  # type: ignore[misc]
@@ -64,14 +67,19 @@ def import_page() -> Page:
     try:
         loaded, token = backup.import_game(data)
     except RulesError as error:
-        return _render(form, [p.message for p in error.problems], 422)
+        return _render(form, translate_problems(error.problems), 422)
     grant_edit(loaded.id, token)
     mark_owner(loaded.id)  # the restored game is this browser's: it may revoke its links
-    flash(
-        f"Game restored from its backup as a new game ({loaded.game.deals_played} deals). "
+    played = loaded.game.deals_played
+    restored = ngettext(
+        "Game restored from its backup as a new game (%(count)s deal). "
         "The original game, if it still exists, is unchanged.",
-        "success",
+        "Game restored from its backup as a new game (%(count)s deals). "
+        "The original game, if it still exists, is unchanged.",
+        played,
+        count=format_number(played),
     )
+    flash(restored, "success")
     return redirect(url_for("web.game", game_id=loaded.id))
 
 
@@ -79,11 +87,11 @@ def _read(form: ImportForm) -> tuple[object, str | None]:
     """The uploaded file's JSON, or the sentence saying why it cannot be read."""
     upload = form.backup.data
     if upload is None or not getattr(upload, "filename", ""):
-        return None, NO_FILE
+        return None, str(NO_FILE)
     try:
         return json.loads(upload.read().decode("utf-8")), None
     except (UnicodeDecodeError, ValueError, RecursionError):  # nested too deep: not ours either
-        return None, NOT_JSON
+        return None, str(NOT_JSON)
 
 
 def _render(form: ImportForm, problems: list[str], status: int) -> tuple[str, int]:

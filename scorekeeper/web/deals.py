@@ -6,6 +6,9 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper import services
 from scorekeeper.forms import DealForm, deal_form_data, make_deal_form
+from scorekeeper.i18n import format_number
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import RulesError
@@ -16,7 +19,9 @@ from scorekeeper.web.games import Page, stale_message
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.present import build_board, combinable, parse_contracts, revision_views
 
-BAD_CONTRACTS = "This address names a contract that does not exist. Choose one on the game page."
+BAD_CONTRACTS = _l(
+    "This address names a contract that does not exist. Choose one on the game page."
+)
 
 
 def _contracts_from_query(default: tuple[Contract, ...] = ()) -> tuple[Contract, ...]:
@@ -44,7 +49,7 @@ def new_deal(game_id: str) -> Page:
     if not form.validate():
         return _render_deal(loaded, form, status=422)
     try:
-        _, n = services.record_deal(
+        _loaded, n = services.record_deal(
             game_id, form.to_entry(), expected_version=form.version.data, source="page"
         )
     except services.StaleVersion as stale:
@@ -53,7 +58,10 @@ def new_deal(game_id: str) -> Page:
     except RulesError as err:
         form.add_problems(err.problems)
         return _render_deal(loaded, form, status=err.status)
-    flash(f"Deal {n} recorded: {form.contract_text}.", "success")
+    recorded = _(
+        "Deal %(n)s recorded: %(contracts)s.", n=format_number(n), contracts=form.contract_text
+    )
+    flash(recorded, "success")
     return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))
 
 
@@ -165,5 +173,10 @@ def edit_deal(game_id: str, n: int) -> Page:
     except RulesError as err:
         form.add_problems(err.problems)
         return _render_deal(loaded, form, status=err.status, n=n)
-    flash(f"Deal {n} corrected: {form.contract_text}. Every later deal still adds up.", "success")
+    corrected = _(
+        "Deal %(n)s corrected: %(contracts)s. Every later deal still adds up.",
+        n=format_number(n),
+        contracts=form.contract_text,
+    )
+    flash(corrected, "success")
     return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))

@@ -16,42 +16,48 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import api
 from scorekeeper.extensions import db
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.web import bp
 
 TITLES = {
-    400: "This form could not be used",
-    403: "This game is read-only here",
-    404: "Page not found",
-    405: "Not allowed here",
-    413: "Too much to send",
-    429: "Too many requests",
-    500: "Something went wrong",
+    400: _l("This form could not be used"),
+    403: _l("This game is read-only here"),
+    404: _l("Page not found"),
+    405: _l("Not allowed here"),
+    413: _l("Too much to send"),
+    429: _l("Too many requests"),
+    500: _l("Something went wrong"),
 }
 MESSAGES = {
-    400: "The request could not be understood. Go back, reload the page and try again.",
-    403: "You can follow this game, but you cannot change it from this browser.",
-    404: "There is nothing at this address.",
-    405: "This address cannot be used this way. Go back and use the buttons on the page.",
-    413: "What was sent is far larger than any form of this app, so nothing was saved.",
-    429: "Too many requests came from this address in a short time. Wait a minute and try again.",
-    500: "Something went wrong on our side, and nothing was saved. Go back and try again.",
+    400: _l("The request could not be understood. Go back, reload the page and try again."),
+    403: _l("You can follow this game, but you cannot change it from this browser."),
+    404: _l("There is nothing at this address."),
+    405: _l("This address cannot be used this way. Go back and use the buttons on the page."),
+    413: _l("What was sent is far larger than any form of this app, so nothing was saved."),
+    429: _l(
+        "Too many requests came from this address in a short time. Wait a minute and try again."
+    ),
+    500: _l("Something went wrong on our side, and nothing was saved. Go back and try again."),
 }
-CSRF_MESSAGE = (
+CSRF_MESSAGE = _l(
     "This form was sent without a valid security token (perhaps the page was open for "
     "too long, or cookies are off), so nothing was saved. Go back, reload the page and "
     "enter it again."
 )
+OTHER_TITLE = _l("This request could not be answered")
+OTHER_MESSAGE = _l("This request could not be answered. Go back and try again.")
 
 
-def _page(exc: HTTPException, message: str | None = None) -> tuple[str, int]:
+def _page(exc: HTTPException, message: object = None) -> tuple[str, int]:
+    """The error page, in the request's language (Werkzeug's own words are not translated)."""
     code = exc.code or 500
     stock = type(exc).description
     text = message or (exc.description if exc.description != stock else None)
     return render_template(
         "error.html",
         code=code,
-        title=TITLES.get(code, exc.name),
-        message=text or MESSAGES.get(code, exc.name + "."),
+        title=str(TITLES.get(code, OTHER_TITLE)),
+        message=str(text or MESSAGES.get(code, OTHER_MESSAGE)),
     ), code
 
 

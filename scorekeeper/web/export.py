@@ -23,6 +23,9 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BuildError
 
 from scorekeeper import pdf, services
+from scorekeeper.i18n import format_number
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.sheet import build_sheet
 
 bp = Blueprint("export", __name__)
@@ -30,7 +33,7 @@ bp = Blueprint("export", __name__)
 SHEET_FORMAT = "s1"
 """Bumped when the sheet's layout changes, so that old ETags stop matching."""
 MAX_NAME = 40
-NOT_FOUND = "There is no game at this address; check the link."
+NOT_FOUND = _l("There is no game at this address; check the link.")
 
 
 @bp.record_once
@@ -51,11 +54,12 @@ def _paper() -> str:
     """The ``paper`` query parameter, checked: "a4" (default) or "letter"; else a 400."""
     values = request.args.getlist("paper")
     if len(values) > 1:
-        abort(400, description="Give the paper size once: paper=a4 or paper=letter.")
+        abort(400, description=_("Give the paper size once: paper=a4 or paper=letter."))
     paper = (values[0] if values else "a4").strip().lower()
     if paper not in pdf.PAPERS:
         shown = values[0][:20]
-        abort(400, description=f"“{shown}” is not a paper size; use paper=a4 or paper=letter.")
+        message = _("“%(paper)s” is not a paper size; use paper=a4 or paper=letter.", paper=shown)
+        abort(400, description=message)
     return paper
 
 
@@ -129,12 +133,20 @@ def _blank_players() -> list[str]:
         return []
     names = [name.strip() for name in raw.split(",")]
     if len(names) > 4:
-        abort(400, description=f"A sheet has four players; {len(names)} names were given.")
+        message = _(
+            "A sheet has four players; %(count)s names were given.", count=format_number(len(names))
+        )
+        abort(400, description=message)
     for name in names:
         if len(name) > MAX_NAME:
-            abort(400, description=f"“{name[:20]}…” is too long: a name has at most 40 characters.")
+            message = _(
+                "“%(name)s…” is too long: a name has at most %(max)s characters.",
+                name=name[:20],
+                max=format_number(MAX_NAME),
+            )
+            abort(400, description=message)
         if any(unicodedata.category(ch).startswith("C") for ch in name):
-            abort(400, description="Names cannot contain control characters.")
+            abort(400, description=_("Names cannot contain control characters."))
     return names
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, redirect, render_template, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper import services
 from scorekeeper.forms import RedealForm, UndoForm, seat_choices
 from scorekeeper.i18n import format_number
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import describe_contracts
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import PRESETS, RuleSet

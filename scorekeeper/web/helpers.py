@@ -6,7 +6,6 @@ from datetime import datetime
 from typing import Any
 
 from flask import abort, current_app
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from scorekeeper import services
@@ -19,6 +18,7 @@ from scorekeeper.i18n import (
     localize_digits,
     text_direction,
 )
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import describe_contracts
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.web import bp

@@ -15,6 +15,8 @@ from wtforms import FieldList, IntegerField, StringField
 from wtforms.validators import Length, NumberRange, Optional
 
 from scorekeeper.forms import NAME_MAX, SEATS, ChoiceField, ProblemsForm, seat_or_none, strip
+from scorekeeper.i18n import gettext as _
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
 
 SWITCHES: dict[str, tuple[str, ...]] = {
@@ -39,8 +41,8 @@ SWITCHES: dict[str, tuple[str, ...]] = {
 COMMON_SWITCHES = ("doubling", "kingdoms", "partnership")
 BOOL_SWITCHES = ("doubling", "partnership", "penalty_discard", "inverted", "redeal_long_hearts")
 VALUE_NAMES = ("king", "queen", "diamond", "trick")
-POINTS_RANGE = "Enter a whole number from 0 to 10000."
-VALUE_RANGE = "Enter a whole number from −10000 to 10000."
+POINTS_RANGE = _l("Enter a whole number from 0 to 10000.")
+VALUE_RANGE = _l("Enter a whole number from −10000 to 10000.")
 
 
 def switch_values(rules: RuleSet) -> dict[str, str]:
@@ -71,13 +73,13 @@ class RuleSwitches(ProblemsForm):
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
         if self.preset.data not in PRESETS:
-            self.add_error("preset", "Choose one of the listed presets.")
+            self.add_error("preset", _("Choose one of the listed presets."))
         for name, allowed in SWITCHES.items():
             if self._fields[name].data not in (None, "", *allowed):
-                self.add_error(name, "Choose one of the listed options.")
+                self.add_error(name, _("Choose one of the listed options."))
         for place, entry in enumerate(self.king_order.entries):
             if entry.data not in (None, "", *SEATS):
-                self.add_error(f"king_order-{place}", "Choose one of the four players.")
+                self.add_error(f"king_order-{place}", _("Choose one of the four players."))
         return ok and not self.all_errors
 
     def rules_dict(self) -> dict[str, Any]:
@@ -146,7 +148,7 @@ class NewGameForm(RuleSwitches):
     players = FieldList(
         StringField(
             filters=[strip],
-            validators=[Length(max=NAME_MAX, message="A name can have at most 40 characters.")],
+            validators=[Length(max=NAME_MAX, message=_l("A name can have at most 40 characters."))],
         ),
         min_entries=4,
         max_entries=4,
@@ -159,13 +161,18 @@ class NewGameForm(RuleSwitches):
         seen: list[str] = []
         for seat, name in enumerate(names):
             if not name:
-                self.add_error(f"players-{seat}", f"Player {seat + 1} needs a name.")
+                message = _("Player %(number)d needs a name.", number=seat + 1)
+                self.add_error(f"players-{seat}", message)
             elif name.casefold() in seen:
-                message = f"Two players are called {name}; give each player a different name."
+                message = _(
+                    "Two players are called %(name)s; give each player a different name.", name=name
+                )
                 self.add_error(f"players-{seat}", message)
             seen.append(name.casefold())
         if seat_or_none(self.first_king.data) is None:
-            self.add_error("first_king", "Choose who holds the 7♥: that player is the first king.")
+            self.add_error(
+                "first_king", _("Choose who holds the 7♥: that player is the first king.")
+            )
         return ok and not self.all_errors
 
     def player_names(self) -> list[str]:

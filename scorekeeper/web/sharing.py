@@ -24,6 +24,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import services
+from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.web import bp
 from scorekeeper.web.access import (
     edit_token,
@@ -32,13 +33,13 @@ from scorekeeper.web.access import (
     require_owner,
 )
 
-STALE_LINK = (
+STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "
     "Ask for the new edit link, or follow the game with its view link."
 )
-NO_GAME = "There is no game at this address. Check the link, or start a new game."
-JOINED = "This phone can now enter deals for this game."
-REVOKED = (
+NO_GAME = _l("There is no game at this address. Check the link, or start a new game.")
+JOINED = _l("This phone can now enter deals for this game.")
+REVOKED = _l(
     "The old edit link no longer works: every other phone can now only follow the game. "
     "Share the new edit link below with those who should enter deals."
 )
@@ -95,7 +96,7 @@ def join(game_id: str, token: str) -> Response:
             abort(404, description=NO_GAME)
         abort(403, description=STALE_LINK)
     grant_edit(game_id, token)
-    flash(JOINED, "success")
+    flash(str(JOINED), "success")
     response = redirect(url_for("web.game", game_id=game_id))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -109,5 +110,5 @@ def revoke(game_id: str) -> Response:
     require_owner(game_id)
     token = services.replace_edit_token(game_id)
     grant_edit(game_id, token)
-    flash(REVOKED, "success")
+    flash(str(REVOKED), "success")
     return redirect(url_for("web.game", game_id=game_id, _anchor="share"))

@@ -44,7 +44,7 @@ from scorekeeper.rules.checks import (
 )
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal, random_trix
-from scorekeeper.rules.errors import Problem, RulesError
+from scorekeeper.rules.errors import Problem, RulesError, part
 from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
@@ -619,6 +619,18 @@ def request_cases() -> Iterator[Callable[[], object]]:
             error_thunk()
         except RulesError as error:
             yield lambda e=error: _raise(breaks_later(3, "deal 5", e, "deals.5"))
+            for named in LATER_ENTRIES:
+                yield lambda e=error, w=named: _raise(breaks_later(3, w, e, "log.5"))
+
+
+LATER_ENTRIES = [
+    part("word.deal_n", n=5),
+    part("word.redeal_after", n=4),
+    part("word.misdeal_after", n=4),
+    part("word.first_redeal"),
+    part("word.first_misdeal"),
+]
+"""How an edit names the later entry it would break (game_store.entry_name)."""
 
 
 def _raise(error: RulesError) -> None:
