@@ -109,8 +109,14 @@ def _if_match(required: bool) -> int | None:
 
 
 def _parse_etag(value: str) -> int | None:
+    """``"12"``, ``W/"12"`` or ``12`` -> 12; None for anything else (``"²"`` included).
+
+    >>> [_parse_etag(v) for v in ('"12"', 'W/"12"', "12", '"²"', '"1e3"')]
+    [12, 12, 12, None, None]
+    """
     value = value.removeprefix("W/").strip().strip('"')
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    digits = value.isascii() and value.isdigit()  # str.isdigit() also accepts "²" and "٣"
+    return int(value) if digits and len(value) < 12 else None
 
 
 def _with_etag(body: dict[str, Any], loaded: services.LoadedGame, status: int) -> Response:

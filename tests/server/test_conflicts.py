@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import doctest
+
 from flask.testing import FlaskClient
+
+from scorekeeper import api_games
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
@@ -51,3 +55,17 @@ def test_an_edit_that_breaks_a_later_deal_is_409_with_the_game(client: FlaskClie
     body = edit.get_json()
     assert "deal 2" in body["errors"][0]["message"]
     assert body["game"]["version"] == 3  # nothing changed
+
+
+def test_if_match_that_is_not_a_version_is_a_400(client: FlaskClient) -> None:
+    game_id, auth = new_game(client)
+    for tag in ('"²"', '"٣"', 'W/"1e3"', '"-1"'):
+        response = client.delete(
+            f"{API}/games/{game_id}/deals/last", headers={**auth, "If-Match": tag}
+        )
+        assert response.status_code == 400, tag
+        assert "If-Match" in response.get_json()["errors"][0]["message"]
+
+
+def test_parse_etag_examples() -> None:
+    assert doctest.testmod(api_games).failed == 0
