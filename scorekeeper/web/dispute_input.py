@@ -86,7 +86,8 @@ class Entered:
     def card_lines(self, name: str) -> list[list[Card]]:
         """One list of cards per non-blank line of ``name`` (tricks); errors name the line."""
         lines = [line for line in self.text(name).splitlines() if line.strip()]
-        return [self._cards(name, tokens(line), i + 1) for i, line in enumerate(lines)]
+        found = [self._cards(name, tokens(line), i + 1) for i, line in enumerate(lines)]
+        return [cards for cards in found if cards]
 
     def plays(self, name: str) -> list[Card | None]:
         """Trix turns: cards, and ``pass`` (also ``p`` or ``-``) as None."""

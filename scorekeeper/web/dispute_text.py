@@ -17,6 +17,7 @@ import flask_babel
 from flask_babel import lazy_gettext
 
 from scorekeeper.i18n import format_number as number
+from scorekeeper.i18n import isolate
 from scorekeeper.messages import current_translations, render
 from scorekeeper.rules.cards import ALL_CARDS, SUIT_MASKS, Card, cards_of
 from scorekeeper.rules.ruleset import RevokeRule, RuleSet, TrixRevoke
@@ -24,13 +25,16 @@ from scorekeeper.rules.trickplay import BROKEN_HEARTS, MUST_DISCARD, MUST_FOLLOW
 
 
 def gettext(msgid: str, /, **values: Any) -> str:
-    """Flask-Babel's ``gettext``, typed (``%(name)s`` placeholders filled from ``values``)."""
-    return str(flask_babel.gettext(msgid, **values))
+    """Flask-Babel's ``gettext``, typed (``%(name)s`` placeholders filled from ``values``).
+
+    In a right-to-left page, cards and signed numbers are isolated left to right.
+    """
+    return isolate(str(flask_babel.gettext(msgid, **values)))
 
 
 def ngettext(singular: str, plural: str, num: int, /, **values: Any) -> str:
     """Flask-Babel's ``ngettext``, typed (``%(num)d`` is ``num``)."""
-    return str(flask_babel.ngettext(singular, plural, num, **values))
+    return isolate(str(flask_babel.ngettext(singular, plural, num, **values)))
 
 
 TRIX_PASS = "trix_pass_with_legal_play"
