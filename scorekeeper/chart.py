@@ -16,6 +16,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from scorekeeper.i18n import format_number
+from scorekeeper.i18n import gettext as _
 
 WIDTH, HEIGHT = 640.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 46.0, 10.0, 10.0, 26.0
@@ -24,7 +28,7 @@ LEFT, RIGHT, TOP, BOTTOM = 46.0, 10.0, 10.0, 26.0
 GRID = 'stroke="#bbb" stroke-width="0.6"'
 ZERO = 'stroke="#000" stroke-width="1.2"'
 AXIS = 'stroke="#000" stroke-width="0.8"'
-TEXT = 'font-family="DejaVu Sans" font-size="10" fill="#333"'
+TEXT = 'font-family="DejaVu Sans, Noto Sans Arabic" font-size="10" fill="#333"'
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ def _scale(low: int, high: int, points: int) -> tuple[float, float, float]:
 
 
 def _label(value: int) -> str:
-    return str(value).replace("-", "−")
+    return format_number(value)
 
 
 def _axes(low: int, high: int, step: int, deals: int, dx: float, dy: float) -> list[str]:
@@ -107,7 +111,9 @@ def _axes(low: int, high: int, step: int, deals: int, dx: float, dy: float) -> l
     for n in range(0, deals + 1, 5 if deals > 10 else 1):
         x = LEFT + n * dx
         grid.append(f"M{x:.1f} {TOP}V{bottom}")
-        labels.append(f'<text {TEXT} x="{x:.1f}" y="{bottom + 14}" text-anchor="middle">{n}</text>')
+        labels.append(
+            f'<text {TEXT} x="{x:.1f}" y="{bottom + 14}" text-anchor="middle">{_label(n)}</text>'
+        )
     zero = TOP + high * dy
     return [
         f'<path {GRID} fill="none" d="{"".join(grid)}"/>',
@@ -138,12 +144,14 @@ def progression_svg(series: Sequence[Sequence[int]]) -> str:
     deals = len(series) - 1
     low, high, step = y_range(series)
     dx, dy, zero = _scale(low, high, max(len(series), 2))
+    title = quoteattr(_("Running totals after each deal"))
+    axis = escape(_("deals"))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" '
-        'class="chart" role="img" aria-label="Running totals after each deal">',
+        f'class="chart" role="img" aria-label={title} direction="ltr">',
         *_axes(low, high, step, max(deals, 1), dx, dy),
         *(_line(seat, series, dx, dy, zero) for seat in range(4)),
-        f'<text {TEXT} x="{WIDTH - RIGHT}" y="{HEIGHT - 1}" text-anchor="end">deals</text>',
+        f'<text {TEXT} x="{WIDTH - RIGHT}" y="{HEIGHT - 1}" text-anchor="end">{axis}</text>',
         "</svg>",
     ]
     return "".join(parts)

@@ -105,7 +105,7 @@ def init_app(app: Flask) -> None:
         ngettext=lambda s, p, n: isolate(get_translations().ungettext(s, p, n)),
         newstyle=True,
     )
-    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, num=format_number)
+    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
     # Flask-Babel caches the locale on ``g``; a request that shares an app context
     # (tests, streamed responses) must still choose its own.
     app.before_request(refresh)
@@ -195,6 +195,11 @@ def isolate(text: str) -> str:
         return text
     isolated = _LEFT_TO_RIGHT.sub(lambda m: LRI + m.group(0) + PDI, str(text))
     return Markup(isolated) if isinstance(text, Markup) else isolated
+
+
+def ltr(text: str) -> str:
+    """A whole run kept left to right (a date, an id) when the page is right to left."""
+    return f"{LRI}{text}{PDI}" if text and text_direction() == "rtl" else text
 
 
 def isolate_name(name: str) -> str:

@@ -18,7 +18,13 @@ Costs and how they are kept down:
   the QR code is a tiny PNG (one image drawn on every page) rather than an
   SVG path parsed again for each page;
 - finished PDFs are kept in a small LRU (:class:`PdfCache`) keyed by game,
-  version and paper, so an unchanged game is rendered once.
+  version, paper, language and digits, so an unchanged game is rendered once
+  per language.
+
+A sheet is in the request's language (its words come translated from
+:mod:`scorekeeper.sheet` and the templates); an Arabic sheet is right to left
+(``dir="rtl"`` on its ``<html>``, logical properties in ``sheet.css``, the page
+footer on the other side: :func:`page_css`) and set in an Arabic font.
 """
 
 from __future__ import annotations
@@ -40,6 +46,10 @@ from markupsafe import Markup
 
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.chart import legend_sample, progression_svg
+from scorekeeper.i18n import current_digits, localize_digits, text_direction
+from scorekeeper.i18n import gettext as _
+from scorekeeper.messages import contract_label
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.sheet import Sheet
 
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -133,17 +143,63 @@ def _stylesheets(paper: str) -> tuple[Any, ...]:
     return (main, size)
 
 
+_PLACEHOLDER = re.compile(r"%\((page|pages)\)s")
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def page_css(direction: str, label: str, digits: str) -> str:
+    """The page footer: the game's link on the start side, ``Page 1 of 2`` on the end side.
+
+    ``label`` is the translated ``Page %(page)s of %(pages)s``; ``digits`` the counters' digits.
+
+    >>> print(page_css("ltr", "Page %(page)s of %(pages)s", "latn"))  # doctest: +ELLIPSIS
+    @page { @bottom-left { content: element(footer); ... content: "Page " counter(page) " of " ...
+    """
+    style = ", arabic-indic" if digits == "arab" else ""
+    pieces = []
+    for i, piece in enumerate(_PLACEHOLDER.split(label)):
+        if i % 2:
+            pieces.append(f"counter({piece}{style})")
+        elif piece:
+            pieces.append(_css_string(piece))
+    start, end = ("right", "left") if direction == "rtl" else ("left", "right")
+    counters = "@counter-style arabic-indic { system: numeric; symbols: ٠ ١ ٢ ٣ ٤ ٥ ٦ ٧ ٨ ٩ } "
+    return (
+        f"@page {{ @bottom-{start} {{ content: element(footer); vertical-align: top; "
+        f"width: 150mm; text-align: {start}; }} "
+        f"@bottom-{end} {{ content: {' '.join(pieces)}; vertical-align: top; "
+        f"padding-top: 4mm; font-size: 8pt; color: #333; text-align: {end}; }} }}"
+        + (f" {counters}" if style else "")
+    )
+
+
+@lru_cache(maxsize=32)
+def _page_stylesheet(direction: str, label: str, digits: str) -> Any:
+    import weasyprint
+
+    return weasyprint.CSS(string=page_css(direction, label, digits), font_config=_engine().fonts)
+
+
 _SPACES = re.compile(r"\s+")
 
 
 def html_to_pdf(html: str, paper: str) -> bytes:
-    """WeasyPrint: the HTML document as PDF bytes, on ``paper`` ("a4" or "letter")."""
+    """WeasyPrint: the HTML document as PDF bytes, on ``paper`` ("a4" or "letter").
+
+    The page footer is in the request's language and direction (:func:`page_css`).
+    """
     # Template indentation is only work for the HTML parser; one space keeps the meaning.
     html = _SPACES.sub(" ", html)
+    label = _("Page %(page)s of %(pages)s")
+    direction, digits = text_direction(), current_digits()
     with _lock:
         engine = _engine()
         document = engine.html(string=html, url_fetcher=engine.fetcher)
-        pdf: bytes = document.write_pdf(stylesheets=_stylesheets(paper), font_config=engine.fonts)
+        sheets = (*_stylesheets(paper), _page_stylesheet(direction, label, digits))
+        pdf: bytes = document.write_pdf(stylesheets=sheets, font_config=engine.fonts)
         return pdf
 
 
@@ -216,7 +272,7 @@ def render_sheet(sheet: Sheet, paper: str, game_url: str) -> bytes:
         qr=qr_data_uri(game_url),
         chart=Markup(progression_svg(sheet.series)),
         samples=[Markup(legend_sample(seat)) for seat in range(4)],
-        printed=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        printed=localize_digits(datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
     )
     return html_to_pdf(html, paper)
 
@@ -228,6 +284,6 @@ def render_blank(players: Sequence[str], paper: str) -> bytes:
         "pdf/blank.html",
         players=names,
         kinds=name_kinds(names),
-        contracts=["King of Hearts", "Queens", "Diamonds", "Collections", "Trix"],
+        contracts=[contract_label(contract) for contract in Contract],
     )
     return html_to_pdf(html, paper)

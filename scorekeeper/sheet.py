@@ -1,11 +1,14 @@
 """The printed score sheet's content, prepared from a replayed game.
 
-Data only: no HTML, no Flask, no database. :func:`build_sheet` turns a
+Data only: no HTML, no database. :func:`build_sheet` turns a
 :class:`~scorekeeper.loaded.LoadedGame` (the game replayed from its log, as
 every page sees it) into plain rows; ``templates/pdf/sheet.html`` lays them
 out and :mod:`scorekeeper.pdf` renders them. Players' names are never baked
 into strings: a :data:`Phrase` mixes text with :class:`Who` pieces so the
 template can set each name apart (``<bdi>``, an Arabic font: :func:`scorekeeper.pdf.name_kind`).
+Words are in the request's language (English outside a request): each phrase
+is one translated template whose ``%(name)s`` placeholders become the names
+(:func:`phrase`).
 
 >>> from scorekeeper.rules.captures import Captures
 >>> caps = Captures(diamonds=(3, 4, 6, 0))
@@ -15,17 +18,20 @@ template can set each name apart (``<bdi>``, an Arabic font: :func:`scorekeeper.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorekeeper.i18n import format_number, localize_digits, ngettext
+from scorekeeper.i18n import gettext as _
 from scorekeeper.loaded import LoadedGame, LogRow
+from scorekeeper.messages import contract_label, describe_contracts
+from scorekeeper.rule_words import describe_rules, zero_sum_reasons
 from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.cards import QUEENS
-from scorekeeper.rules.contracts import describe
 from scorekeeper.rules.game import Game, Kingdom
 from scorekeeper.rules.game_log import DealRecord, RedealEntry, sum_scores
-from scorekeeper.rules.ruleset import RuleSet, SelfCapture, Values
-from scorekeeper.rules.scoring import expected_total, zero_sum_report
+from scorekeeper.rules.scoring import expected_total
 
 
 @dataclass(frozen=True)
@@ -108,12 +114,12 @@ class Sheet:
 
 
 def number(value: int) -> str:
-    """A score for people, with a real minus sign.
+    """A score for people, with a real minus sign, in the chosen digits.
 
     >>> number(-75), number(0), number(200)
     ('−75', '0', '200')
     """
-    return str(value).replace("-", "−")
+    return format_number(value)
 
 
 def plain(phrase: Phrase, names: Sequence[str]) -> str:
@@ -121,142 +127,94 @@ def plain(phrase: Phrase, names: Sequence[str]) -> str:
     return "".join(names[p.seat] if isinstance(p, Who) else p for p in phrase)
 
 
-# --- the rule set in words (R9) -----------------------------------------------------------
-
-_SENTENCES: dict[tuple[str, object], str] = {
-    ("doubling", False): "No doubling of the K♥ and queens (R3, R4).",
-    ("heart_lead", "only_hearts"): "No heart lead unless the leader holds only hearts (R3).",
-    ("heart_lead", "broken"): (
-        "No heart lead until a heart has been discarded on another suit, "
-        "unless the leader holds only hearts (R3)."
-    ),
-    ("first_lead", "right_of_king"): "The player on the king's right leads the first trick (R10).",
-    ("trix_first", "right_of_king"): "The player on the king's right plays first in Trix (R7).",
-    ("penalty_discard", True): (
-        "Penalty discard: a player who cannot follow suit must discard the K♥, "
-        "a diamond or a queen if he holds one (R9.4)."
-    ),
-    ("partnership", True): "Partnership: seats 0+2 against 1+3 (R9.5).",
-    ("combination", "all_four"): "Trex Complex: all four trick contracts in one deal (R9.6).",
-    ("combination", "any"): "Trex Complex: two or more trick contracts in one deal (R9.6).",
-    ("inverted", True): "Inverted signs: every score is negated and the lowest total wins (R9.8).",
-    ("kingdom_order", "seven_of_hearts"): (
-        "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the next player "
-        "on his right who has not been king (R2)."
-    ),
-    ("kingdoms", 1): "Short game: one kingdom of five deals (R2, R9.9).",
-    ("revoke", "whole"): "Revoke: the offender pays the whole contract, the others 0 (R10).",
-    ("trix_revoke", "last"): "A Trix player who passes holding a legal play finishes last (R10).",
-    ("tiebreak", "extra_deal"): "A tie for first is decided at once by an extra deal (R12).",
-    ("redeal_long_hearts", True): (
-        "In King of Hearts, a hand of five or more hearts with the K♥ may also ask "
-        "for a redeal (R8)."
-    ),
-}
-"""One sentence per house rule value that differs from the default (API.md field values)."""
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%")
 
 
-def _self_capture_sentence(rules: RuleSet) -> list[str]:
-    if not rules.doubling or rules.doubled_self_capture is not SelfCapture.DOUBLE:
-        return []  # without doubling, the self-capture rule never applies
-    king, queen = (number(-2 * rules.sign * v) for v in (rules.values.king, rules.values.queen))
-    return [
-        f"A doubled K♥ or queen taken by its own holder costs double ({king} / {queen}) (R3, R4)."
-    ]
+def phrase(template: str, **values: str | Who | Phrase) -> Phrase:
+    """A translated ``template`` with its placeholders filled, names kept as :class:`Who`.
 
-
-def _values_sentences(values: Values) -> list[str]:
-    """Changed point values (R9.7); the inverted Trix tail gets its own sentence (R7)."""
-    default, out = Values(), []
-    labels = {"king": "K♥", "queen": "queen", "diamond": "diamond", "trick": "trick"}
-    parts = [
-        f"{v} {getattr(values, k)}"
-        for k, v in labels.items()
-        if getattr(values, k) != getattr(default, k)
-    ]
-    if values.trix[:3] == default.trix[:3] and values.trix[3] == -default.trix[3]:
-        out.append(f"Inverted Trix tail: the last player out scores {number(values.trix[3])} (R7).")
-    elif values.trix != default.trix:
-        parts.append("Trix " + "/".join(number(v) for v in values.trix))
-    if parts:
-        out.insert(0, ", ".join(parts)[0].upper() + ", ".join(parts)[1:] + " (R9.7).")
-    return out
-
-
-def describe_rules(rules: RuleSet) -> list[str]:
-    """Every house rule that differs from the default, one plain sentence each.
-
-    >>> describe_rules(RuleSet())
-    ['Standard rules.']
-    >>> describe_rules(RuleSet(values=Values(diamond=15, trick=10)))
-    ['Diamond 15, trick 10 (R9.7).']
+    >>> phrase("K♥ %(taker)s, doubled by %(doubler)s", taker=Who(1), doubler=Who(0))
+    ('K♥ ', Who(seat=1), ', doubled by ', Who(seat=0))
     """
-    out: list[str] = []
-    for key, value in rules.differences().items():
-        if key == "doubled_self_capture":
-            out += _self_capture_sentence(rules)
-        elif key == "values":
-            out += _values_sentences(rules.values)
-        elif key == "king_order":
-            seats = ", ".join(str(s) for s in value or ())
-            out.append(f"Kings in an agreed order: seats {seats} (R2).")
-        elif key == "kingdom_order" and value == "custom":
-            continue  # said with king_order
-        else:
-            out.append(_SENTENCES.get((key, value), f"House rule “{key}”: {value} (R9)."))
-    return out or ["Standard rules."]
+    out: list[str | Who] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(template):
+        out.append(template[position : match.start()])
+        value = "%" if match.group(0) == "%%" else values[match.group(1)]
+        out.extend(value if isinstance(value, tuple) else (value,))
+        position = match.end()
+    out.append(template[position:])
+    return tuple(part for part in out if part != "")
+
+
+def listed(items: Sequence[Phrase]) -> Phrase:
+    """Phrases one after the other, separated by commas (``Rana, Omar``)."""
+    comma = _(", ")
+    return tuple(part for i, item in enumerate(items) for part in ((comma,) if i else ()) + item)
 
 
 # --- captures in short words ---------------------------------------------------------------
 
 
-def _doubled(capture: Capture, *, brackets: bool) -> Phrase:
-    if capture.doubled_by is None:
-        return ()
-    if capture.doubled_by == capture.taker:
-        return (" (own double)",) if brackets else (", own double",)
-    if brackets:
-        return (" (doubled by ", Who(capture.doubled_by), ")")
-    return (", doubled by ", Who(capture.doubled_by))
+def _king_of_hearts(capture: Capture) -> Phrase:
+    taker, doubler = Who(capture.taker), capture.doubled_by
+    if doubler is None:
+        return phrase(_("K♥ %(taker)s"), taker=taker)
+    if doubler == capture.taker:
+        return phrase(_("K♥ %(taker)s, own double"), taker=taker)
+    return phrase(_("K♥ %(taker)s, doubled by %(doubler)s"), taker=taker, doubler=Who(doubler))
+
+
+def _queen(card: str, capture: Capture) -> Phrase:
+    taker, doubler = Who(capture.taker), capture.doubled_by
+    if doubler is None:
+        return phrase(_("%(card)s %(taker)s"), card=card, taker=taker)
+    if doubler == capture.taker:
+        return phrase(_("%(card)s %(taker)s (own double)"), card=card, taker=taker)
+    template = _("%(card)s %(taker)s (doubled by %(doubler)s)")
+    return phrase(template, card=card, taker=taker, doubler=Who(doubler))
 
 
 def _per_seat(values: Seats4) -> str:
-    return "·".join(str(v) for v in values)
+    return "·".join(format_number(v) for v in values)
 
 
 def describe_captures(captures: Captures) -> tuple[Phrase, ...]:
     """One short phrase per kind of capture the deal recorded (R3–R7)."""
     out: list[Phrase] = []
-    kh = captures.king_of_hearts
-    if kh is not None:
-        out.append(("K♥ ", Who(kh.taker), *_doubled(kh, brackets=False)))
+    if captures.king_of_hearts is not None:
+        out.append(_king_of_hearts(captures.king_of_hearts))
     if captures.queens is not None:
-        queens: list[str | Who] = []
-        for card, q in zip(QUEENS, captures.queens, strict=True):
-            queens += ["; " if queens else "", f"Q{card.suit.symbol} ", Who(q.taker)]
-            queens += _doubled(q, brackets=True)
-        out.append(tuple(queens))
+        queens = [
+            _queen(f"Q{c.suit.symbol}", q) for c, q in zip(QUEENS, captures.queens, strict=True)
+        ]
+        out.append(tuple(part for i, q in enumerate(queens) for part in (("; ",) if i else ()) + q))
     if captures.diamonds is not None:
         out.append((f"♦ {_per_seat(captures.diamonds)}",))
     if captures.tricks is not None:
-        out.append((f"Tricks {_per_seat(captures.tricks)}",))
+        out.append(phrase(_("Tricks %(counts)s"), counts=_per_seat(captures.tricks)))
     if captures.trix_order is not None:
-        order: list[str | Who] = ["Trix: "]
-        for place, seat in enumerate(captures.trix_order):
-            order += [", " if place else "", Who(seat)]
-        out.append(tuple(order))
+        order = listed([(Who(seat),) for seat in captures.trix_order])
+        out.append(phrase(_("Trix: %(order)s"), order=order))
     return tuple(out)
 
 
 def describe_redeal(entry: RedealEntry) -> Phrase:
     """``Redeal claimed by Sami (King of Hearts announced, R8)`` or a misdeal."""
-    announced = f"{entry.contract.label} announced, " if entry.contract is not None else ""
-    if entry.kind == "misdeal":
-        head: Phrase = (f"Misdeal: dealt again ({announced}R8)",)
+    contract = contract_label(entry.contract) if entry.contract is not None else None
+    if entry.kind == "misdeal" and contract:
+        head = phrase(_("Misdeal: dealt again (%(contract)s announced, R8)"), contract=contract)
+    elif entry.kind == "misdeal":
+        head = phrase(_("Misdeal: dealt again (R8)"))
+    elif entry.seat is not None and contract:
+        template = _("Redeal claimed by %(player)s (%(contract)s announced, R8)")
+        head = phrase(template, player=Who(entry.seat), contract=contract)
     elif entry.seat is not None:
-        head = ("Redeal claimed by ", Who(entry.seat), f" ({announced}R8)")
+        head = phrase(_("Redeal claimed by %(player)s (R8)"), player=Who(entry.seat))
+    elif contract:
+        head = phrase(_("Redeal (%(contract)s announced, R8)"), contract=contract)
     else:
-        head = (f"Redeal ({announced}R8)",)
+        head = phrase(_("Redeal (R8)"))
     return (*head, f": {entry.note}") if entry.note else head
 
 
@@ -295,7 +253,7 @@ def _lines_by_deal(
             deal = by_n[row.n]
             line = DealLine(
                 deal.n,
-                describe(deal.contracts),
+                describe_contracts(deal.contracts),
                 describe_captures(deal.captures),
                 deal.scores,
                 running[deal.n - 1],
@@ -310,16 +268,18 @@ def _subtotal(game: Game, kingdom: Kingdom) -> Subtotal:
     """The kingdom's totals, checked against what the rule set implies (R11)."""
     total = sum(kingdom.totals)
     if not kingdom.finished:
-        done = 5 - len(kingdom.remaining)
-        return Subtotal(kingdom.totals, f"in progress ({done} of 5 contracts)", True)
+        done, all_five = format_number(5 - len(kingdom.remaining)), format_number(5)
+        check = _("in progress (%(done)s of %(total)s contracts)", done=done, total=all_five)
+        return Subtotal(kingdom.totals, check, True)
     if game.zero_sum:
         if total == 0:
-            return Subtotal(kingdom.totals, "✓ 0", True)
-        return Subtotal(kingdom.totals, f"✗ sums to {number(total)}, not 0", False)
+            return Subtotal(kingdom.totals, "✓ " + format_number(0), True)
+        return Subtotal(kingdom.totals, _("✗ sums to %(total)s, not 0", total=number(total)), False)
     expected = sum(expected_total(game.rules, d.contracts, d.captures) for d in kingdom.deals)
-    ok = total == expected
-    mark = "✓" if ok else "✗"
-    return Subtotal(kingdom.totals, f"{mark} {number(total)} (expected {number(expected)})", ok)
+    sums = {"total": number(total), "expected": number(expected)}
+    if total == expected:
+        return Subtotal(kingdom.totals, _("✓ %(total)s (expected %(expected)s)", **sums), True)
+    return Subtotal(kingdom.totals, _("✗ %(total)s (expected %(expected)s)", **sums), False)
 
 
 def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
@@ -330,12 +290,14 @@ def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
         if index == len(game.kingdoms) - 1 and game.in_kingdoms:
             lines += trailing  # redeals of the deal being played now
         subtotal = _subtotal(game, kingdom) if kingdom.deals else None
-        sections.append(Section(f"Kingdom {index + 1}", kingdom.king, tuple(lines), subtotal))
+        title = _("Kingdom %(number)s", number=format_number(index + 1))
+        sections.append(Section(title, kingdom.king, tuple(lines), subtotal))
     if game.extra_deals or (game.extra_redeals and not game.in_kingdoms):
         lines = [line for deal in game.extra_deals for line in by_n.get(deal.n, [])]
         extra_totals = sum_scores(d.scores for d in game.extra_deals)
-        subtotal = Subtotal(extra_totals, "tie-break (R12)", True)
-        sections.append(Section("Extra deal", game.first_king, (*lines, *trailing), subtotal))
+        subtotal = Subtotal(extra_totals, _("tie-break (R12)"), True)
+        title = _("Extra deal")
+        sections.append(Section(title, game.first_king, (*lines, *trailing), subtotal))
     return tuple(sections)
 
 
@@ -345,7 +307,9 @@ def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
 def _side(seats: tuple[int, ...]) -> Phrase:
     if len(seats) == 1:
         return (Who(seats[0]),)
-    return (Who(seats[0]), " and ", Who(seats[1]), f" (seats {seats[0]}+{seats[1]})")
+    team = f"{format_number(seats[0])}+{format_number(seats[1])}"
+    template = _("%(first)s and %(second)s (seats %(seats)s)")
+    return phrase(template, first=Who(seats[0]), second=Who(seats[1]), seats=team)
 
 
 def _standings(game: Game) -> tuple[StandingLine, ...]:
@@ -361,14 +325,19 @@ def _result(game: Game) -> tuple[Phrase, Phrase | None]:
     if outcome.winner is not None:
         seats = outcome.winning_team or (outcome.winner,)
         total = next(s.total for s in game.standings if s.seat == outcome.winner)
-        label = "Winners: " if len(seats) == 2 else "Winner: "
-        return (label, *_side(seats), f" with {number(total)}"), _tie_break(game)
+        if len(seats) == 2:
+            template = _("Winners: %(side)s with %(total)s")
+        else:
+            template = _("Winner: %(side)s with %(total)s")
+        return phrase(template, side=_side(seats), total=number(total)), _tie_break(game)
     if game.tied:
-        names: list[str | Who] = ["Tied for first: "]
-        for i, seat in enumerate(game.tied):
-            names += [", " if i else "", Who(seat)]
-        return (*names, "; an extra deal decides (R12)."), None
-    return (f"Game in progress: {game.deals_played} of {game.deals_total} deals",), None
+        names = listed([(Who(seat),) for seat in game.tied])
+        return phrase(
+            _("Tied for first: %(names)s; an extra deal decides (R12)."), names=names
+        ), None
+    played, deals = format_number(game.deals_played), format_number(game.deals_total)
+    in_progress = _("Game in progress: %(played)s of %(total)s deals", played=played, total=deals)
+    return (in_progress,), None
 
 
 def _tie_break(game: Game) -> Phrase | None:
@@ -376,15 +345,28 @@ def _tie_break(game: Game) -> Phrase | None:
     decided_by = game.outcome.decided_by
     if decided_by == "trix_first_places":
         firsts = game.trix_first_places
-        out: list[str | Who] = ["Tied on total; decided by Trix first places (R12): "]
         leaders = [s.team or (s.seat,) for s in game.standings if s.rank == 1]
-        for i, side in enumerate(leaders):
-            count = sum(firsts[seat] for seat in side)
-            out += [", " if i else "", *_side(side), f" {count}"]
-        return (*out, ".")
+        counts = listed(
+            [
+                phrase(
+                    _("%(side)s %(count)s"),
+                    side=_side(side),
+                    count=format_number(sum(firsts[seat] for seat in side)),
+                )
+                for side in leaders
+            ]
+        )
+        template = _("Tied on total; decided by Trix first places (R12): %(counts)s.")
+        return phrase(template, counts=counts)
     if decided_by == "extra_deal":
         n = len(game.extra_deals)
-        return (f"Tied on total; decided by {n} extra deal{'s' if n > 1 else ''} (R12).",)
+        decided = ngettext(
+            "Tied on total; decided by %(count)s extra deal (R12).",
+            "Tied on total; decided by %(count)s extra deals (R12).",
+            n,
+            count=format_number(n),
+        )
+        return (decided,)
     return None
 
 
@@ -398,11 +380,11 @@ def build_sheet(loaded: LoadedGame) -> Sheet:
         game_id=loaded.id,
         version=loaded.version,
         players=names,
-        date=loaded.created_at.strftime("%Y-%m-%d"),
-        updated=loaded.updated_at.strftime("%Y-%m-%d %H:%M UTC"),
+        date=localize_digits(loaded.created_at.strftime("%Y-%m-%d")),
+        updated=localize_digits(loaded.updated_at.strftime("%Y-%m-%d %H:%M UTC")),
         first_king=loaded.first_king,
         rules=tuple(describe_rules(loaded.rules)),
-        zero_sum_reasons=tuple(zero_sum_report(loaded.rules)[1]),
+        zero_sum_reasons=tuple(zero_sum_reasons(loaded.rules)),
         sections=_sections(game, loaded.log),
         standings=_standings(game),
         result=result,

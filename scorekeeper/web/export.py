@@ -8,7 +8,8 @@
 Views are thin: :func:`scorekeeper.services.load_game` replays the game once,
 :func:`scorekeeper.sheet.build_sheet` prepares the content and
 :mod:`scorekeeper.pdf` renders it. A game's PDF is cached by (id, version,
-paper, address) and carries an ETag, so ``If-None-Match`` gets a 304.
+paper, address, language, digits) and carries an ETag that names the same, so
+``If-None-Match`` gets a 304 only for the same sheet in the same language.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BuildError
 
 from scorekeeper import pdf, services
-from scorekeeper.i18n import format_number
+from scorekeeper.i18n import current_digits, current_locale, format_number
 from scorekeeper.i18n import gettext as _
 from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.sheet import build_sheet
@@ -110,12 +111,13 @@ def sheet(game_id: str) -> Response:
         loaded = services.load_game(game_id)
     except services.GameNotFound:
         abort(404, description=NOT_FOUND)
-    etag = f"{loaded.version}-{paper}-{SHEET_FORMAT}"
+    locale, digits = current_locale(), current_digits()
+    etag = f"{loaded.version}-{paper}-{locale}-{digits}-{SHEET_FORMAT}"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         game_url = _game_url(game_id)
-        key = (loaded.id, loaded.version, paper, game_url)
+        key = (loaded.id, loaded.version, paper, game_url, locale, digits)
         data = _cache().get_or_render(
             key, lambda: pdf.render_sheet(build_sheet(loaded), paper, game_url)
         )
@@ -155,9 +157,8 @@ def blank() -> Response:
     """A blank score sheet for a table with no phone, optionally with the players' names."""
     paper = _paper()
     players = _blank_players()
-    data = _cache().get_or_render(
-        ("blank", tuple(players), paper), lambda: pdf.render_blank(players, paper)
-    )
+    key = ("blank", tuple(players), paper, current_locale(), current_digits())
+    data = _cache().get_or_render(key, lambda: pdf.render_blank(players, paper))
     names = [_slug(n, s) for s, n in enumerate(players) if n]
     filename = "-".join(["trix-blank", *names]) + ".pdf"
     response = _pdf_response(data, (filename, filename))

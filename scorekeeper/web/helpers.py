@@ -10,13 +10,11 @@ from markupsafe import Markup, escape
 
 from scorekeeper import services
 from scorekeeper.i18n import (
-    LRI,
-    PDI,
     bdi,
     format_number,
     isolate,
     localize_digits,
-    text_direction,
+    ltr,
 )
 from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import describe_contracts
@@ -62,8 +60,7 @@ def when_filter(moment: datetime | None) -> str:
     """A UTC timestamp, short and unambiguous: ``2025-05-01 21:07 UTC`` (kept left to right)."""
     if moment is None:
         return ""
-    text = localize_digits(moment.strftime("%Y-%m-%d %H:%M UTC"))
-    return f"{LRI}{text}{PDI}" if text_direction() == "rtl" else text
+    return ltr(localize_digits(moment.strftime("%Y-%m-%d %H:%M UTC")))
 
 
 @bp.app_template_filter("names")
