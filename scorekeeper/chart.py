@@ -145,6 +145,7 @@ def progression_svg(series: Sequence[Sequence[int]]) -> str:
     low, high, step = y_range(series)
     dx, dy, zero = _scale(low, high, max(len(series), 2))
     title = quoteattr(_("Running totals after each deal"))
+    # Translators: the label of the score chart's horizontal axis (the deals, numbered).
     axis = escape(_("deals"))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" '

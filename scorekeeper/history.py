@@ -95,6 +95,8 @@ def summary_of(
 # Each sentence is whole, for each kind of write and each kind of entry, so that it can be
 # translated as one sentence (not glued from "deal 7" and "Sami's King of Hearts").
 ALREADY: dict[tuple[str, str], str] = {
+    # Translators: %(king)s is the name of the deal's king, %(contracts)s the contract(s) he
+    # announced ("Deal 7 was already recorded: Sami's King of Hearts.").
     ("record", "deal"): N_("Deal %(n)s was already recorded: %(king)s's %(contracts)s."),
     ("edit", "deal"): N_("Deal %(n)s was changed: %(king)s's %(contracts)s."),
     ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone."),
@@ -106,6 +108,8 @@ ALREADY: dict[tuple[str, str], str] = {
 }
 """What another phone's write did, said to a phone whose write came too late (stale version)."""
 MEANWHILE: dict[tuple[str, str], str] = {
+    # Translators: another phone recorded this deal while this page was open; %(king)s is the
+    # name of the deal's king, %(contracts)s the contract(s) he announced.
     ("record", "deal"): N_("Deal %(n)s was recorded meanwhile: %(king)s's %(contracts)s."),
     ("edit", "deal"): N_("Deal %(n)s was corrected meanwhile: %(king)s's %(contracts)s."),
     ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone meanwhile."),

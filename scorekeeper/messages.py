@@ -64,10 +64,21 @@ ENGLISH: Translations = NullTranslations()
 """The source language: every template as written here."""
 
 CONTRACT_LABELS: dict[Contract, str] = {
+    # Translators: a contract, as players call it at the table. Arabic: شيخ الكبة (the King of
+    # Hearts, "Sheikh Koobbah"); elsewhere players use the transliteration "Sheikh Koobbah" or
+    # their own words for the King of Hearts.
     Contract.KING: N_("King of Hearts"),
+    # Translators: a contract, as players call it. Arabic: بنات ("Banat", the queens); in other
+    # languages the transliteration "Banat" or the word for the queens.
     Contract.QUEENS: N_("Queens"),
+    # Translators: a contract, as players call it. Arabic: ديناري ("Dinari", the diamonds); in
+    # other languages the transliteration "Dinari" or the word for the diamonds.
     Contract.DIAMONDS: N_("Diamonds"),
+    # Translators: a contract, as players call it. Arabic: لطوش ("Ltoosh", the tricks taken); in
+    # other languages the transliteration "Ltoosh" or the word for collecting tricks.
     Contract.COLLECTIONS: N_("Collections"),
+    # Translators: a contract, as players call it. Arabic: تركس; in other languages "Trix"
+    # (the game itself is called Trex or Trix).
     Contract.TRIX: N_("Trix"),
 }
 """The contracts' names, as players say them in each language (R3–R7)."""
@@ -76,7 +87,9 @@ _SUITS = ("spade", "heart", "diamond", "club")
 
 WORDS: dict[str, Template] = {
     # Pieces of sentences (``part()`` in the engine), and how lists are joined.
+    # Translators: the end of a list: "Rana, Sami and Omar" (head is "Rana, Sami").
     "join.and": N_("%(head)s and %(last)s"),
+    # Translators: the separator between the items of a list ("Rana, Sami"); Arabic: "، ".
     "join.comma": N_(", "),
     "word.seat": N_("seat %(seat)d"),
     "word.seat_start": N_("Seat %(seat)d"),

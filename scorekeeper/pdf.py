@@ -193,6 +193,7 @@ def html_to_pdf(html: str, paper: str) -> bytes:
     """
     # Template indentation is only work for the HTML parser; one space keeps the meaning.
     html = _SPACES.sub(" ", html)
+    # Translators: the printed sheet's page number, at the foot of each page.
     label = _("Page %(page)s of %(pages)s")
     direction, digits = text_direction(), current_digits()
     with _lock:

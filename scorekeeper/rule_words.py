@@ -57,6 +57,7 @@ SENTENCES: dict[tuple[str, object], str] = {
 """One sentence per house rule value that differs from the default (API.md field values)."""
 
 VALUE_WORDS = {
+    # Translators: a changed point value in a list such as "K♥ 100, queen 30 (R9.7)."
     "king": N_("K♥ %(value)s"),
     "queen": N_("queen %(value)s"),
     "diamond": N_("diamond %(value)s"),
@@ -94,6 +95,7 @@ def _values_sentences(values: Values) -> list[str]:
         trix = "/".join(format_number(v) for v in values.trix)
         parts.append(_("Trix %(values)s", values=trix))
     if parts:
+        # Translators: the list of changed point values: "Diamond 15, trick 10 (R9.7)."
         sentence = _("%(values)s (R9.7).", values=_(", ").join(parts))
         out.insert(0, sentence[:1].upper() + sentence[1:])
     return out

@@ -168,6 +168,7 @@ def _king_of_hearts(capture: Capture) -> Phrase:
 def _queen(card: str, capture: Capture) -> Phrase:
     taker, doubler = Who(capture.taker), capture.doubled_by
     if doubler is None:
+        # Translators: on the printed sheet, a queen and who took it: "Q♠ Rana".
         return phrase(_("%(card)s %(taker)s"), card=card, taker=taker)
     if doubler == capture.taker:
         return phrase(_("%(card)s %(taker)s (own double)"), card=card, taker=taker)
@@ -349,6 +350,7 @@ def _tie_break(game: Game) -> Phrase | None:
         counts = listed(
             [
                 phrase(
+                    # Translators: a player (or team) and their Trix first places: "Rana 2".
                     _("%(side)s %(count)s"),
                     side=_side(side),
                     count=format_number(sum(firsts[seat] for seat in side)),

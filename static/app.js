@@ -1,10 +1,20 @@
 // scorekeeper: small conveniences on top of pages that work without JavaScript.
-// Every visible text comes from the page (data-* attributes), ready for translation.
+// Every visible text comes from the page (data-* attributes), ready for translation;
+// numbers follow the page's digits setting (<html data-digits="latn|arab">).
 "use strict";
 
 (function () {
+  var ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
+
   function all(root, selector) {
     return Array.prototype.slice.call(root.querySelectorAll(selector));
+  }
+
+  // A number in the page's digits: "12" or "١٢".
+  function digits(n) {
+    var text = String(n);
+    if (document.documentElement.getAttribute("data-digits") !== "arab") return text;
+    return text.replace(/[0-9]/g, function (d) { return ARABIC_INDIC[Number(d)]; });
   }
 
   // Diamonds / tricks: − and + steppers, the live sum ("12 of 13"), and the
@@ -28,7 +38,7 @@
         open[0].value = rest <= total ? String(total - rest) : "";
       }
       var n = inputs.reduce(function (acc, i) { return acc + value(i); }, 0);
-      sum.textContent = sum.getAttribute("data-sum-text").replace("{n}", n);
+      sum.textContent = sum.getAttribute("data-sum-text").replace("{n}", digits(n));
       sum.className = "sum " + (n === total ? "ok" : "bad");
       sum.hidden = false;
     }
@@ -57,7 +67,7 @@
       buttons.forEach(function (button) {
         var seat = button.getAttribute("data-seat");
         var place = selects.findIndex(function (s) { return s.value === seat; });
-        button.querySelector(".place").textContent = place < 0 ? "" : String(place + 1);
+        button.querySelector(".place").textContent = place < 0 ? "" : digits(place + 1);
         button.setAttribute("aria-pressed", place < 0 ? "false" : "true");
       });
     }
