@@ -127,3 +127,26 @@ def test_offline_shows_a_notice_and_clears_when_back(
     expect(offline).to_contain_text("Offline")
     phone.set_offline(False)
     expect(offline).to_be_hidden(timeout=10_000)
+
+
+def test_backup_downloaded_on_one_phone_is_restored_on_another(
+    live_server: str, contexts: Callable[[], BrowserContext], tmp_path: Path
+) -> None:
+    """The JSON download and the upload form, with CSRF on, as a phone meets them."""
+    owner = contexts().new_page()
+    game_url = start_game(owner, live_server)
+    record_king(owner, game_url, taker=3)
+    owner.goto(game_url)
+    with owner.expect_download() as download:
+        owner.get_by_test_id("backup-json").click()
+    saved = tmp_path / "backup.json"
+    download.value.save_as(saved)
+    other = contexts().new_page()
+    other.goto(live_server)
+    other.get_by_test_id("import-game").click()
+    other.get_by_test_id("import-file").set_input_files(saved)
+    other.get_by_test_id("import-submit").click()
+    expect(other.get_by_test_id("flash")).to_contain_text("restored")
+    assert other.url != game_url and "/games/" in other.url
+    expect(other.get_by_test_id("total-3").locator(".total-score")).to_have_text("−75")
+    expect(other.get_by_test_id("choose-contract")).to_be_visible()  # this phone may edit
