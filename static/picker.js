@@ -73,7 +73,9 @@
     var trix = contract === "trix";
     all(form, "[data-for-contract]").forEach(function (el) {
       var want = el.getAttribute("data-for-contract");
-      var show = want === "tricks" ? !trix : want === "trix" ? trix : chosen.indexOf(want) >= 0;
+      var show = want === "tricks" ? !trix : want === "trix" ? trix : want.split(",").some(function (w) {
+        return chosen.indexOf(w) >= 0;
+      });
       el.classList.toggle("off-contract", !show);
     });
   }
@@ -206,10 +208,14 @@
     var seats = this.hands();
     var open = seats.filter(function (s) { return self.lists[s].length < 13; });
     if (seats.length !== 4 || open.length !== 1) return;
+    var given = {};
+    seats.forEach(function (seat) {
+      if (seat !== open[0]) self.lists[seat].forEach(function (card) { given[card] = true; });
+    });
     var rest = [];
     SUITS.forEach(function (suit) {
       RANKS.forEach(function (rank) {
-        if (!(rank + suit in self.owner) || self.owner[rank + suit] === open[0]) rest.push(rank + suit);
+        if (!given[rank + suit]) rest.push(rank + suit);
       });
     });
     this.lists[open[0]] = rest;
@@ -246,11 +252,13 @@
       tab.querySelector("[data-count]").textContent =
         self.mode === "position" ? String(n) : countText.replace("{n}", n);
     });
+    var active = this.lists[this.active] || [];
+    var full = active.length >= this.limit(this.active);
     all(this.grid, "[data-card]").forEach(function (button) {
       var card = button.getAttribute("data-card");
       var owner = self.owner[card];
       var mine = owner === self.active;
-      var taken = (owner !== undefined && !mine) || laid[card] === true;
+      var taken = (owner !== undefined && !mine) || laid[card] === true || (full && !mine);
       button.setAttribute("aria-pressed", mine ? "true" : "false");
       button.disabled = taken;
       button.classList.toggle("taken", taken);
@@ -362,7 +370,7 @@
     var reasons = state.why || {};
     this.renderHand(grid, state.done ? [] : state.cards || [], legal, reasons);
     var notes = [];
-    Object.keys(reasons).forEach(function (card) {
+    sortCards(Object.keys(reasons)).forEach(function (card) {
       var text = reasons[card];
       var found = notes.filter(function (n) { return n.text === text; })[0];
       if (found) found.cards.push(label(card));
@@ -372,7 +380,7 @@
     if (state.pass_note) lines.push(state.pass_note);
     why.textContent = lines.join("\n");
     if (state.verdict) {
-      verdict.classList.toggle("bad", !state.verdict.legal);
+      verdict.classList.toggle("is-bad", !state.verdict.legal);
       verdict.appendChild(make("strong", "", state.verdict.headline));
       verdict.appendChild(make("p", "", state.verdict.ruling));
     }
