@@ -433,7 +433,9 @@ def test_apply_to_this_deal_updates_it_and_notes_the_check(client: FlaskClient, 
     assert list(loaded.game.deals[0].scores) == expected["scores"]
     revisions = services.deal_revisions(game, 1)
     assert [(r.action, r.source) for r in revisions] == [("record", "page"), ("edit", "check")]
-    assert "now follows the card-by-card check" in html(client.get(f"/games/{game}/deals/1"))
+    deal_page = html(client.get(f"/games/{game}/deals/1"))
+    assert "now follows the card-by-card check" in deal_page
+    assert 'data-testid="from-check"' in deal_page  # the history says where the change came from
     again = client.post(
         f"/games/{game}/deals/1/check/apply", data=hidden_fields(page, "apply-form")
     )
