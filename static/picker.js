@@ -143,6 +143,11 @@
         }
       });
     });
+    if (this.mode === "play" && this.hands().some(function (s) { return !self.lists[s].length; })) {
+      this.fillLast();  // three typed hands: the fourth is the rest, as the server reads them
+      this.write();
+      return;
+    }
     this.render();
   };
 

@@ -151,3 +151,22 @@ def test_redeal_and_claim_pages_on_a_phone(live_server: str, phone: Page, shoot:
     expect(page.get_by_test_id("line")).to_contain_text("Player 2 takes it.")
     assert_fits(page)
     shoot("dispute-08-claim-line")
+
+
+def test_the_check_reads_right_to_left_in_arabic(
+    live_server: str, phone: Page, shoot: Shoot
+) -> None:
+    page = phone
+    hands, tricks, (r_trick, _, _) = random_revoke_deal(
+        random.Random(5), RuleSet(), [Contract.COLLECTIONS], 0, after=12
+    )
+    query = "&".join(
+        [f"hands-{s}=" + "+".join(str(c) for c in cards_of(hands[s])) for s in range(3)]
+        + ["tricks=" + "%0A".join("+".join(str(ALL_CARDS[i]) for i in t) for t in tricks)]
+    )
+    page.goto(f"{live_server}/disputes/play?lang=ar&contract=collections&king=0&check=1&{query}")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.get_by_test_id("first-number")).to_have_text(re.compile(str(r_trick)))
+    expect(page.get_by_test_id("play-picker")).to_be_visible()
+    assert_fits(page)
+    shoot("dispute-09-arabic-ruling")
