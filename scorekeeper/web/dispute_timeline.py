@@ -24,7 +24,7 @@ from scorekeeper.rules.cards import FULL_DECK, Card, hand_mask
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trickplay import breaks_hearts, first_leader, plan_for, trick_winner
-from scorekeeper.rules.trix import first_player, frontier
+from scorekeeper.rules.trix import Layout, first_player, frontier, legal_mask
 
 Hands = list[int]
 
@@ -186,7 +186,7 @@ def playable(position: Position, seat: int) -> int:
     """The cards ``seat`` could lay now (R7); 0 when his hand is not known."""
     if position.held is None:
         return 0
-    return frontier(position.played) & position.held[seat]
+    return legal_mask(Layout(position.played), position.held[seat])
 
 
 def passes_with_play(turns: Sequence[TrixTurn], dealt: Hands) -> dict[int, int]:
