@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.loaded import LoadedGame
+from scorekeeper.messages import N_
 from scorekeeper.rules.cards import FULL_DECK, Card, cards_of
 from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.ruleset import RuleSet
@@ -114,8 +115,9 @@ def read_record(entered: Entered, desk: Desk, need_play: bool = True) -> PlayRec
     return record if entered.ok else None
 
 
-_NO_TRICKS = "Enter the tricks: one line per trick, its cards in play order, leader first."
-_NO_PLAYS = "Enter the plays: every turn in order, a card or “pass”."
+# Marked for pybabel (N_), translated where they are shown (gettext(what)).
+_NO_TRICKS = N_("Enter the tricks: one line per trick, its cards in play order, leader first.")
+_NO_PLAYS = N_("Enter the plays: every turn in order, a card or “pass”.")
 
 
 def _check_holders(entered: Entered, record: PlayRecord) -> None:

@@ -22,12 +22,13 @@ from typing import Any
 
 import flask_babel
 import pytest
+from babel.messages.pofile import read_po
 from babel.support import NullTranslations
 from flask import Flask, abort
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import pdf, services
+from scorekeeper import PROJECT_ROOT, pdf, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import SUPPORTED_LOCALES
 
@@ -55,12 +56,16 @@ SYMBOLS = {"Q", "J"}
 
 
 class Pseudo(NullTranslations):
-    """Every text marked: ``⟦King of Hearts⟧``."""
+    """Every text marked: ``⟦King of Hearts⟧``; every msgid asked for is remembered."""
+
+    asked: set[str] = set()
 
     def gettext(self, message: str) -> str:
+        Pseudo.asked.add(message)
         return f"{OPEN}{message}{CLOSE}"
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
+        Pseudo.asked.add(singular)
         return f"{OPEN}{singular if n == 1 else plural}{CLOSE}"
 
     ugettext = gettext
@@ -119,9 +124,19 @@ def words_outside(html: str) -> list[str]:
 
 
 @pytest.fixture
-def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every gettext of the app (templates, Python, the engine's catalogue) marks its text."""
+def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every gettext of the app (templates, Python, the engine's catalogue) marks its text.
+
+    Afterwards, every msgid the pages asked for must be in messages.pot: a ``gettext(x)``
+    whose ``x`` was never marked (``N_()``) would reach no translator.
+    """
+    Pseudo.asked = set()
     monkeypatch.setattr(flask_babel.Domain, "get_translations", lambda self: Pseudo())
+    yield
+    with (PROJECT_ROOT / "translations" / "messages.pot").open("rb") as handle:
+        known = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(handle)}
+    unknown = sorted(Pseudo.asked - known)
+    assert not unknown, f"asked for but not in messages.pot (mark them with N_()): {unknown[:10]}"
 
 
 @pytest.fixture
