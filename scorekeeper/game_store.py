@@ -9,8 +9,10 @@ write bumps the version, refreshes the cached summary and keeps a
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -39,12 +41,60 @@ class Locked:
     row: models.Game
     entries: list[models.LogEntry]
     loaded: LoadedGame
+    written: list[LoadedGame] = field(default_factory=list)
+    """The states this write produced, remembered once the transaction commits."""
+
+
+class ReplayCache:
+    """Replayed games by (id, version), most recently used kept (bounded).
+
+    Every write bumps a game's version, so (id, version) names exactly one
+    state of its log: a hit is always right, in any process. Only committed
+    states go in. A page after a write (the post/redirect/get) then costs
+    one query for the game's row and no replay.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int], LoadedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, version: int) -> LoadedGame | None:
+        with self._lock:
+            loaded = self._items.get((game_id, version))
+            if loaded is not None:
+                self._items.move_to_end((game_id, version))
+            return loaded
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def put(self, loaded: LoadedGame) -> None:
+        with self._lock:
+            self._items[(loaded.id, loaded.version)] = loaded
+            self._items.move_to_end((loaded.id, loaded.version))
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+REPLAYS = ReplayCache()
 
 
 def load(game_id: str) -> LoadedGame:
-    """The game with this id, replayed from its log (two queries); :class:`GameNotFound`."""
+    """The game with this id, replayed from its log; :class:`GameNotFound`.
+
+    One query for the game's row when its current version was replayed
+    before (:data:`REPLAYS`), two and a replay otherwise.
+    """
     session = db.session()
-    return replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
+    row = fetch_game(session, game_id, lock=False)
+    cached = REPLAYS.get(row.id, row.version)
+    if cached is not None:
+        return cached
+    loaded = replay_stored(row, fetch_log(session, game_id))
+    REPLAYS.put(loaded)
+    return loaded
 
 
 def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:
@@ -109,10 +159,14 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
         with write_transaction() as session:
             row = fetch_game(session, game_id, lock=True)
             entries = fetch_log(session, game_id)
-            loaded = replay_stored(row, entries)
+            loaded = REPLAYS.get(row.id, row.version) or replay_stored(row, entries)
             if expected is not None and expected != loaded.version:
                 raise StaleVersion(loaded, expected, stale_reason(session, loaded, expected))
-            return change(session, Locked(row, entries, loaded))
+            locked = Locked(row, entries, loaded)
+            result = change(session, locked)
+        for state in locked.written:  # committed: later reads need not replay
+            REPLAYS.put(state)
+        return result
     except IntegrityError:
         # Only a writer bypassing the lock could get here; report it as a race.
         loaded = load(game_id)
@@ -224,6 +278,8 @@ def apply_change(
         )
     )
     old = locked.loaded
-    return LoadedGame(
+    new = LoadedGame(
         old.id, row.version, old.created_at, now, old.players, old.rules, old.first_king, game, log
     )
+    locked.written.append(new)
+    return new

@@ -51,7 +51,7 @@ class LogRow:
     created_at: datetime
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoadedGame:
     """A stored game and its replay."""
 

@@ -13,6 +13,7 @@ from sqlalchemy import event
 
 from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.game_store import REPLAYS
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.sheet import number
 
@@ -224,6 +225,7 @@ def test_sheet_loads_the_game_once_with_a_constant_number_of_queries(
         def count(*args: Any, statements: list[str] = statements) -> None:
             statements.append(args[2])
 
+        REPLAYS.clear()  # the cold path: the game's row, then its log
         event.listen(db.engine, "before_cursor_execute", count)
         try:
             assert get_sheet(client, loaded.id).status_code == 200

@@ -14,6 +14,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.game_store import REPLAYS
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 PAGE_BUDGET = 60_000
@@ -117,14 +118,20 @@ def count_queries(app: Flask) -> Iterator[list[str]]:
 
 def test_game_page_queries_do_not_grow_with_the_deals(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client)
+    REPLAYS.clear()  # the cold path: the log is read and replayed
     with count_queries(app) as empty:
         client.get(f"/games/{game_id}")
     play_full_game(client, game_id)
+    REPLAYS.clear()
     with count_queries(app) as full:
         client.get(f"/games/{game_id}")
     selects = [s for s in full if s.lstrip().upper().startswith("SELECT")]
     assert len(selects) <= QUERY_BUDGET, full
     assert len(full) == len(empty), (empty, full)
+    with count_queries(app) as warm:  # replayed once already: the log is not read again
+        client.get(f"/games/{game_id}")
+    assert len(warm) < len(full), warm
+    assert not any("log_entries" in statement for statement in warm)
 
 
 def test_a_tie_needs_an_extra_deal_that_decides(client: FlaskClient) -> None:
