@@ -32,7 +32,8 @@ names are user data: templates set them apart with the ``bdi`` filter
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import flask_babel
@@ -74,6 +75,8 @@ LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
 _LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
 """Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
 
+T = TypeVar("T")
+
 babel = Babel()
 bp = Blueprint("i18n", __name__)
 
@@ -101,8 +104,8 @@ def init_app(app: Flask) -> None:
     # Flask-Babel's own template callables, with card codes and signed numbers kept
     # left to right inside right-to-left sentences (isolate()).
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda s: isolate(get_translations().ugettext(s)),
-        ngettext=lambda s, p, n: isolate(get_translations().ungettext(s, p, n)),
+        gettext=lambda s: isolate(_translations().ugettext(s)),
+        ngettext=lambda s, p, n: isolate(_translations().ungettext(s, p, n)),
         newstyle=True,
     )
     app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
@@ -142,9 +145,30 @@ def select_locale() -> str:
     return best or DEFAULT_LOCALE
 
 
+def _memo(key: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per request: a page asks for its language hundreds of times."""
+    memo = request.environ.setdefault("scorekeeper.i18n", {})
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _translations() -> Any:
+    """Flask-Babel's catalogue for this request (looked up once per request)."""
+    if not has_request_context():
+        return get_translations()
+    return _memo("translations", get_translations)
+
+
 def current_locale() -> str:
     """The language of this request (``en`` outside one)."""
-    locale = get_locale() if has_request_context() else None
+    if not has_request_context():
+        return DEFAULT_LOCALE
+    return _memo("locale", _locale_of_request)
+
+
+def _locale_of_request() -> str:
+    locale = get_locale()
     return DEFAULT_LOCALE if locale is None else supported_locale(str(locale)) or DEFAULT_LOCALE
 
 
@@ -161,6 +185,10 @@ def current_digits() -> str:
     """``?digits``, then the ``digits`` cookie, then :data:`DEFAULT_DIGITS` (see the module doc)."""
     if not has_request_context():
         return DEFAULT_DIGITS
+    return _memo("digits", _digits_of_request)
+
+
+def _digits_of_request() -> str:
     return (
         supported_digits(request.args.get("digits"))
         or supported_digits(request.cookies.get(DIGITS_COOKIE))
