@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules.captures import Captures, is_seat
-from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
 from scorekeeper.rules.game_log import DealEntry, RedealEntry, entry_from_dict
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.wire import only_keys, parse_contract_names
 
 NAME_MAX = 40
 NOTE_MAX = 200
@@ -151,7 +151,7 @@ def parse_deal_body(body: Mapping[str, Any], rules: RuleSet | None = None) -> De
     """
     del rules  # combinations (R9.6) are the engine's call, with the game's rules
     only_keys(body, {"contracts", "captures", "king"}, "a deal")
-    contracts = _contracts(body.get("contracts"))
+    contracts = parse_contract_names(body.get("contracts"))
     if body.get("captures") is None:
         raise MalformedError.one(
             "missing_field",
@@ -196,25 +196,6 @@ def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
     return entry
 
 
-def _contracts(raw: object) -> tuple[Contract, ...]:
-    if isinstance(raw, str):
-        raw = [raw]
-    if not isinstance(raw, list) or not raw:
-        raise MalformedError.one(
-            "contracts_shape",
-            '“contracts” must list the contract(s) announced, e.g. ["king"].',
-            rule="R2",
-            field="contracts",
-        )
-    parsed = []
-    for index, text in enumerate(raw):
-        try:
-            parsed.append(Contract.parse(text))
-        except MalformedError as error:
-            raise error.at(f"contracts.{index}") from None
-    return tuple(parsed)
-
-
 def _seat(raw: object, field: str, what: str, variant: str) -> int:
     """A seat 0–3; ``what`` names it in the message, ``variant`` in its template key."""
     if not is_seat(raw):
@@ -228,18 +209,3 @@ def _seat(raw: object, field: str, what: str, variant: str) -> int:
         )
     assert isinstance(raw, int)
     return raw
-
-
-def only_keys(body: Mapping[str, Any], allowed: set[str], what: str) -> None:
-    """Refuse unknown fields, listing the known ones (API.md: never silently ignored)."""
-    problems = ProblemList()
-    for key in sorted(str(k) for k in body if k not in allowed):
-        problems.add(
-            "unknown_field",
-            f"“{key}” is not a field of {what}; use " + ", ".join(sorted(allowed)) + ".",
-            field=key,
-            name=key,
-            allowed=", ".join(sorted(allowed)),
-            variant=what.replace(" ", "_"),
-        )
-    problems.raise_if_any(MalformedError)
