@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Page, sync_playwright
+from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -50,6 +53,31 @@ def test_database_url() -> str:
     if not url:
         skip_or_fail("TEST_DATABASE_URL is not set (scripts/test.sh sets it)")
     return url
+
+
+@contextmanager
+def postgres_schema_app(
+    make_app: Callable[..., Flask], url: str, *, tables: bool = True
+) -> Iterator[Flask]:
+    """An app on PostgreSQL in a fresh schema (dropped afterwards), inside its app context.
+
+    ``tables`` creates the app's tables; without it the schema stays empty (migrations).
+    """
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
+    app = make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS=options)
+    with app.app_context():
+        with db.engine.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        if tables:
+            db.create_all()
+        try:
+            yield app
+        finally:
+            db.session.remove()
+            with db.engine.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            db.engine.dispose()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -17,6 +16,7 @@ from sqlalchemy import Integer, String, inspect, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from scorekeeper.extensions import db
+from tests.conftest import postgres_schema_app
 
 if importlib.util.find_spec("scorekeeper.models"):
     importlib.import_module("scorekeeper.models")  # register the real tables
@@ -25,19 +25,8 @@ if importlib.util.find_spec("scorekeeper.models"):
 @pytest.fixture
 def pg_app(make_app: Callable[..., Flask], test_database_url: str) -> Iterator[Flask]:
     """An app on TEST_DATABASE_URL, its search_path set to a fresh schema."""
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=test_database_url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, test_database_url, tables=False) as app:
+        yield app
 
 
 def test_postgres_connects_with_psycopg3(pg_app: Flask) -> None:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import copy
 import io
 import json
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
 from scorekeeper import models
 from scorekeeper.extensions import db
+from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
 ARABIC = ["رنا", "سامي", "عمر", "لينا"]
@@ -124,20 +124,8 @@ def test_round_trip_is_exact(client: FlaskClient) -> None:
 
 @pytest.fixture
 def pg_client(make_app: Callable[..., Flask], test_database_url: str) -> Iterator[FlaskClient]:
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=test_database_url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        db.create_all()
-        try:
-            yield app.test_client()
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, test_database_url) as app:
+        yield app.test_client()
 
 
 def test_round_trip_is_exact_on_postgres(pg_client: FlaskClient) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from sqlalchemy import text, update
 from scorekeeper import extensions, models, transactions, write_gate
 from scorekeeper.extensions import db
 from scorekeeper.game_store import REPLAYS
+from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
@@ -138,20 +138,8 @@ def pg_app(
 ) -> Iterator[Flask]:
     """An app on PostgreSQL (a fresh schema) whose lock timeout is 200 ms (5 s in production)."""
     monkeypatch.setattr(transactions, "POSTGRES_LOCK_TIMEOUT_MS", 200)
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=test_database_url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        db.create_all()
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, test_database_url) as app:
+        yield app
 
 
 def test_postgres_write_behind_a_held_row_lock_is_a_503(pg_app: Flask) -> None:

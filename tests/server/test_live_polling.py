@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import re
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,10 +11,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, text
+from sqlalchemy import event
 
 from scorekeeper import game_store, live
 from scorekeeper.extensions import db
+from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
@@ -149,20 +149,8 @@ def test_deal_form_shows_a_banner_instead_of_swapping(client: FlaskClient) -> No
 @pytest.fixture
 def pg_client(make_app: Any, test_database_url: str) -> Iterator[FlaskClient]:
     """A client of the app on PostgreSQL (a fresh schema): polls read outside transactions."""
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=test_database_url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        db.create_all()
-        try:
-            yield app.test_client()
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, test_database_url) as app:
+        yield app.test_client()
 
 
 def test_polling_on_postgres(pg_client: FlaskClient) -> None:

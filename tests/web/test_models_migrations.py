@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -21,6 +20,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from tests.conftest import postgres_schema_app
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
 TABLES = {"games", "seats", "log_entries", "revisions"}
@@ -39,19 +39,8 @@ def empty_app(
             db.engine.dispose()
         return
     url = request.getfixturevalue("test_database_url")
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, url, tables=False) as app:
+        yield app
 
 
 def flask_db(app: Flask, *args: str) -> None:

@@ -7,14 +7,13 @@ PostgreSQL server of scripts/test.sh, in a fresh schema.
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, func, select, text
+from sqlalchemy import event, func, select
 
 from scorekeeper import models, services
 from scorekeeper.extensions import db
@@ -23,6 +22,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, StateError
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from tests.conftest import postgres_schema_app
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 K, Q, D, C, T = (
@@ -51,20 +51,8 @@ def db_app(
             db.engine.dispose()
         return
     url = request.getfixturevalue("test_database_url")
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    options = {"connect_args": {"options": f"-csearch_path={schema}"}}
-    app = make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS=options)
-    with app.app_context():
-        with db.engine.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        db.create_all()
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            with db.engine.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-            db.engine.dispose()
+    with postgres_schema_app(make_app, url) as app:
+        yield app
 
 
 # --- building deals ------------------------------------------------------------------------
