@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
+from babel import support
 from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, IntegerField, StringField
+from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
+from scorekeeper.i18n import current_locale, isolate
 from scorekeeper.i18n import gettext as _
-from scorekeeper.i18n import isolate
 from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import contract_label, describe_contracts, translate_problem
 from scorekeeper.rules.captures import Capture, Captures
@@ -92,8 +94,21 @@ class CountField(IntegerField):
             ) from None
 
 
+@cache
+def wtforms_messages(locale: str) -> support.NullTranslations:
+    """WTForms' own messages ("Not a valid integer value.") in ``locale``, loaded once.
+
+    Flask-WTF reads this catalogue from disk on every request that builds a form.
+    """
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
 class ProblemsForm(FlaskForm):  # type: ignore[misc]
     """A form that can show the engine's problems next to its fields."""
+
+    class Meta(FlaskForm.Meta):  # type: ignore[misc]
+        def get_translations(self, form: Any) -> support.NullTranslations:
+            return wtforms_messages(current_locale())
 
     version = IntegerField(widget=HiddenInput(), validators=[Optional()])
 
@@ -339,12 +354,33 @@ def deal_form_data(entry: DealEntry, version: int) -> dict[str, Any]:
 # --- redeals, undo ---------------------------------------------------------
 
 
+class RedealChoices(NamedTuple):
+    """The choices of the redeal form: what happened, who asked, which contract."""
+
+    kind: list[tuple[str, str]]
+    seat: list[tuple[str, str]]
+    contract: list[tuple[str, str]]
+
+
+REDEAL_KINDS = (("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal")))
+
+
+def redeal_choices(names: Sequence[str], contracts: Sequence[Contract]) -> RedealChoices:
+    """The redeal form's choices for these players and the contracts still to play.
+
+    The game page shows a blank redeal form from these alone (no form object).
+    """
+    return RedealChoices(
+        kind=[(value, str(label)) for value, label in REDEAL_KINDS],
+        seat=seat_choices(names, _("Nobody in particular")),
+        contract=[("", _("Not announced yet"))] + [(c.value, contract_label(c)) for c in contracts],
+    )
+
+
 class RedealForm(ProblemsForm):
     """A redeal claimed under R8, or a misdeal; it uses up no contract."""
 
-    kind = ChoiceField(
-        choices=[("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal"))], default="redeal"
-    )
+    kind = ChoiceField(choices=REDEAL_KINDS, default="redeal")
     seat = ChoiceField()
     contract = ChoiceField()
     note = StringField(
@@ -353,10 +389,8 @@ class RedealForm(ProblemsForm):
     )
 
     def configure(self, names: Sequence[str], contracts: Sequence[Contract]) -> RedealForm:
-        self.seat.choices = seat_choices(names, _("Nobody in particular"))
-        self.contract.choices = [("", _("Not announced yet"))] + [
-            (c.value, contract_label(c)) for c in contracts
-        ]
+        choices = redeal_choices(names, contracts)
+        self.kind.choices, self.seat.choices, self.contract.choices = choices
         return self
 
     def validate(self, extra_validators: Any = None) -> bool:

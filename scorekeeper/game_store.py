@@ -5,6 +5,12 @@ PostgreSQL ``SELECT … FOR UPDATE``), replays its log, checks the caller's
 version, lets the caller change it, and commits: all or nothing. Every
 write bumps the version, refreshes the cached summary and keeps a
 :class:`~scorekeeper.models.Revision` (:func:`apply_change`).
+
+Reads and writes start from the game's *head* (its version and edit-token
+hash, one small query). When that version was replayed before
+(:data:`REPLAYS`) nothing else is read; writes are then plain SQL
+statements (insert, update, delete) with no ORM objects to build, so
+recording a deal costs a handful of statements and no replay.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from flask import has_request_context, request
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
@@ -34,12 +41,42 @@ from scorekeeper.transactions import write_transaction
 T = TypeVar("T")
 
 
+GAMES = models.Game.__table__
+LOG = models.LogEntry.__table__
+REVISIONS = models.Revision.__table__
+HEADS_KEY = "scorekeeper.game_heads"
+
+# A write's statements, built once (SQLAlchemy then reuses their compiled form).
+HEAD = select(models.Game.version, models.Game.edit_token_hash).where(
+    models.Game.id == bindparam("game_id")
+)
+LOCK = select(models.Game.version).where(models.Game.id == bindparam("game_id")).with_for_update()
+ADD_ENTRY = insert(LOG)
+SET_ENTRY = (
+    update(LOG)
+    .where(LOG.c.game_id == bindparam("of_game"), LOG.c.position == bindparam("at"))
+    .values(payload=bindparam("new_payload", type_=LOG.c.payload.type))
+)
+REMOVE_ENTRY = delete(LOG).where(
+    LOG.c.game_id == bindparam("of_game"), LOG.c.position == bindparam("at")
+)
+BUMP = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"))
+    .values(
+        version=bindparam("new_version", type_=GAMES.c.version.type),
+        updated_at=bindparam("now", type_=GAMES.c.updated_at.type),
+        finished=bindparam("new_finished", type_=GAMES.c.finished.type),
+        summary=bindparam("new_summary", type_=GAMES.c.summary.type),
+    )
+)
+ADD_REVISION = insert(REVISIONS)
+
+
 @dataclass
 class Locked:
-    """A game loaded for writing: its rows (to change) and its replay."""
+    """A game locked for writing, and its replay (the state the write starts from)."""
 
-    row: models.Game
-    entries: list[models.LogEntry]
     loaded: LoadedGame
     written: list[LoadedGame] = field(default_factory=list)
     """The states this write produced, remembered once the transaction commits."""
@@ -84,17 +121,44 @@ REPLAYS = ReplayCache()
 def load(game_id: str) -> LoadedGame:
     """The game with this id, replayed from its log; :class:`GameNotFound`.
 
-    One query for the game's row when its current version was replayed
-    before (:data:`REPLAYS`), two and a replay otherwise.
+    One query (the game's head) when its current version was replayed
+    before (:data:`REPLAYS`); two more and a replay otherwise.
     """
     session = db.session()
-    row = fetch_game(session, game_id, lock=False)
-    cached = REPLAYS.get(row.id, row.version)
+    version, _hash = head(game_id)
+    cached = REPLAYS.get(game_id, version)
     if cached is not None:
         return cached
-    loaded = replay_stored(row, fetch_log(session, game_id))
+    loaded = replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
     REPLAYS.put(loaded)
     return loaded
+
+
+def head(game_id: str) -> tuple[int, str]:
+    """(version, edit-token hash) of the game; :class:`GameNotFound`.
+
+    Asked once per request and game: a page loads the game and checks the
+    browser's edit token, and both need only this row's two columns.
+    """
+    heads: dict[str, tuple[int, str]] | None = None
+    if has_request_context():
+        heads = request.environ.setdefault(HEADS_KEY, {})
+        if game_id in heads:
+            return heads[game_id]
+    stmt = select(models.Game.version, models.Game.edit_token_hash).where(models.Game.id == game_id)
+    row = db.session().execute(stmt).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    found = (int(row[0]), str(row[1]))
+    if heads is not None:
+        heads[game_id] = found
+    return found
+
+
+def forget_head(game_id: str) -> None:
+    """After a write in this request, the next :func:`head` asks the database again."""
+    if has_request_context():
+        request.environ.get(HEADS_KEY, {}).pop(game_id, None)
 
 
 def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:
@@ -157,21 +221,36 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
     """Run ``change`` on the locked, replayed game in one transaction (all or nothing)."""
     try:
         with write_transaction() as session:
-            row = fetch_game(session, game_id, lock=True)
-            entries = fetch_log(session, game_id)
-            loaded = REPLAYS.get(row.id, row.version) or replay_stored(row, entries)
+            version = _lock(session, game_id)
+            loaded = REPLAYS.get(game_id, version) or replay_stored(
+                fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
+            )
             if expected is not None and expected != loaded.version:
                 raise StaleVersion(loaded, expected, stale_reason(session, loaded, expected))
-            locked = Locked(row, entries, loaded)
+            locked = Locked(loaded)
             result = change(session, locked)
+        forget_head(game_id)
         for state in locked.written:  # committed: later reads need not replay
             REPLAYS.put(state)
         return result
     except IntegrityError:
         # Only a writer bypassing the lock could get here; report it as a race.
+        forget_head(game_id)
         loaded = load(game_id)
         message = "Someone else changed this game at the same moment; nothing was saved."
         raise StaleVersion(loaded, expected or loaded.version, message) from None
+
+
+def _lock(session: Session, game_id: str) -> int:
+    """The game's version, its row locked for this transaction; :class:`GameNotFound`.
+
+    On PostgreSQL writers of one game queue here (``FOR UPDATE``); on SQLite the
+    transaction's ``BEGIN IMMEDIATE`` already holds the database's write lock.
+    """
+    version = session.execute(LOCK, {"game_id": game_id}).scalar_one_or_none()
+    if version is None:
+        raise GameNotFound(game_id)
+    return int(version)
 
 
 def stale_reason(session: Session, loaded: LoadedGame, expected: int) -> str:
@@ -227,20 +306,33 @@ def append(
     after: dict[str, Any],
 ) -> LoadedGame:
     """Add ``entry`` at the end of the log."""
-    position = len(locked.entries)
+    position = len(locked.loaded.log)
     now = models.utcnow()
     kind = "deal" if isinstance(entry, DealEntry) else entry.kind
-    session.add(
-        models.LogEntry(
-            game_id=locked.row.id,
-            position=position,
-            kind=kind,
-            payload=entry.to_dict(),
-            created_at=now,
-        )
+    session.execute(
+        ADD_ENTRY,
+        {
+            "game_id": locked.loaded.id,
+            "position": position,
+            "kind": kind,
+            "payload": entry.to_dict(),
+            "created_at": now,
+        },
     )
     log = [*locked.loaded.log, LogRow(position, kind, entry, n, now)]
     return apply_change(session, locked, game, log, (position, n, action, None, after), source, now)
+
+
+def replace_entry(session: Session, locked: Locked, position: int, entry: Entry) -> None:
+    """Store ``entry`` in place of the log entry at ``position`` (an edit)."""
+    params = {"of_game": locked.loaded.id, "at": position, "new_payload": entry.to_dict()}
+    session.execute(SET_ENTRY, params)
+
+
+def remove_last(session: Session, locked: Locked) -> None:
+    """Delete the last log entry (an undo)."""
+    position = locked.loaded.log[-1].position
+    session.execute(REMOVE_ENTRY, {"of_game": locked.loaded.id, "at": position})
 
 
 Change = tuple[int, int | None, str, dict[str, Any] | None, dict[str, Any] | None]
@@ -258,28 +350,28 @@ def apply_change(
 ) -> LoadedGame:
     """Bump the version, refresh the cached summary, keep a revision; the new state."""
     now = now or models.utcnow()
-    row = locked.row
-    row.version += 1
-    row.updated_at = now
-    row.finished = game.finished
-    row.summary = summarize(game)
-    position, n, action, before, after = change
-    session.add(
-        models.Revision(
-            game_id=row.id,
-            position=position,
-            n=n,
-            action=action,
-            version=row.version,
-            before=before,
-            after=after,
-            at=now,
-            source=source[:16],  # a label from code ("api", "page"), never user input
-        )
-    )
     old = locked.loaded
+    version = old.version + 1
+    bump = {"game_id": old.id, "new_version": version, "now": now}
+    bump.update(new_finished=game.finished, new_summary=summarize(game))
+    session.execute(BUMP, bump)
+    position, n, action, before, after = change
+    session.execute(
+        ADD_REVISION,
+        {
+            "game_id": old.id,
+            "position": position,
+            "n": n,
+            "action": action,
+            "version": version,
+            "before": before,
+            "after": after,
+            "at": now,
+            "source": source[:16],  # a label from code ("api", "page"), never user input
+        },
+    )
     new = LoadedGame(
-        old.id, row.version, old.created_at, now, old.players, old.rules, old.first_king, game, log
+        old.id, version, old.created_at, now, old.players, old.rules, old.first_king, game, log
     )
     locked.written.append(new)
     return new

@@ -36,9 +36,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import flask_babel
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations, refresh
+from flask_babel.speaklater import LazyString
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
@@ -81,19 +81,24 @@ babel = Babel()
 bp = Blueprint("i18n", __name__)
 
 
-def gettext(message: str, **variables: Any) -> str:
-    """``message`` in the request's language (Flask-Babel's ``gettext``, typed)."""
-    return str(flask_babel.gettext(message, **variables))
+def gettext(message: str, /, **variables: Any) -> str:
+    """``message`` in the request's language (Flask-Babel's ``gettext``, typed).
+
+    The catalogue is looked up once per request (:func:`translations`).
+    """
+    text = str(translations().ugettext(message))
+    return text % variables if variables else text
 
 
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> str:
     """The form of the message for ``num`` in the request's language (``%(num)d`` is ``num``)."""
-    return str(flask_babel.ngettext(singular, plural, num, **variables))
+    variables.setdefault("num", num)
+    return str(translations().ungettext(singular, plural, num)) % variables
 
 
-def lazy_gettext(message: str, **variables: Any) -> Any:
+def lazy_gettext(message: str, /, **variables: Any) -> Any:
     """A message translated when it is shown (for texts set at import time)."""
-    return flask_babel.lazy_gettext(message, **variables)
+    return LazyString(gettext, message, **variables)
 
 
 def init_app(app: Flask) -> None:
@@ -104,8 +109,8 @@ def init_app(app: Flask) -> None:
     # Flask-Babel's own template callables, with card codes and signed numbers kept
     # left to right inside right-to-left sentences (isolate()).
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda s: isolate(_translations().ugettext(s)),
-        ngettext=lambda s, p, n: isolate(_translations().ungettext(s, p, n)),
+        gettext=lambda s: isolate(translations().ugettext(s)),
+        ngettext=lambda s, p, n: isolate(translations().ungettext(s, p, n)),
         newstyle=True,
     )
     app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
@@ -153,7 +158,7 @@ def _memo(key: str, compute: Callable[[], T]) -> T:
     return memo[key]  # type: ignore[no-any-return]
 
 
-def _translations() -> Any:
+def translations() -> Any:
     """Flask-Babel's catalogue for this request (looked up once per request)."""
     if not has_request_context():
         return get_translations()

@@ -494,10 +494,10 @@ def english(key: str, params: Mapping[str, Any]) -> str:
 
 
 def current_translations() -> Translations:
-    """The request's translations (English outside a request)."""
-    from flask_babel import get_translations
+    """The request's translations (English outside a request), looked up once per request."""
+    from scorekeeper.i18n import translations as request_translations
 
-    translations: Translations = get_translations()
+    translations: Translations = request_translations()
     return translations
 
 

@@ -29,7 +29,11 @@ from scorekeeper.game_store import (
     append,
     apply_change,
     fetch_game,
+    forget_head,
+    head,
     load,
+    remove_last,
+    replace_entry,
     replay_edit,
     write,
 )
@@ -40,7 +44,7 @@ from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.tokens import hash_matches, hash_token, new_edit_token, new_game_id
-from scorekeeper.transactions import reader, write_transaction
+from scorekeeper.transactions import write_transaction
 
 __all__ = [
     "DealNotFound",
@@ -70,7 +74,11 @@ __all__ = [
 
 
 def load_game(game_id: str) -> LoadedGame:
-    """The game with this id, replayed from its log (two queries); :class:`GameNotFound`."""
+    """The game with this id, replayed from its log; :class:`GameNotFound`.
+
+    One query when this version was replayed before, three otherwise
+    (:func:`scorekeeper.game_store.load`).
+    """
     return load(game_id)
 
 
@@ -79,10 +87,16 @@ def game_exists(game_id: str) -> bool:
 
 
 def token_matches(game_id: str, token: str) -> bool:
-    """Whether ``token`` is this game's edit token (constant time; False for no such game)."""
-    with reader() as read:  # outside a transaction on PostgreSQL: one round trip
-        stored = read.scalar(select(models.Game.edit_token_hash).where(models.Game.id == game_id))
-    return hash_matches(stored or hash_token(""), token) and stored is not None
+    """Whether ``token`` is this game's edit token (constant time; False for no such game).
+
+    Reads the game's head, which a page that loads the game has read already.
+    """
+    try:
+        _version, stored = head(game_id)
+    except GameNotFound:
+        hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
+        return False
+    return hash_matches(stored, token)
 
 
 def replace_edit_token(game_id: str) -> str:
@@ -95,6 +109,7 @@ def replace_edit_token(game_id: str) -> str:
     with write_transaction() as session:
         row = fetch_game(session, game_id, lock=True)
         row.edit_token_hash = hash_token(token)
+    forget_head(game_id)
     return token
 
 
@@ -231,7 +246,7 @@ def edit_deal(
         entries = [row.entry for row in loaded.log]
         entries[target.position] = entry
         game = replay_edit(loaded, entries, target.position, n)
-        locked.entries[target.position].payload = entry.to_dict()
+        replace_entry(session, locked, target.position, entry)
         before = {"kind": "deal", **loaded.game.deals[n - 1].to_dict()}
         after = {"kind": "deal", **game.deals[n - 1].to_dict()}
         log = list(loaded.log)
@@ -257,7 +272,7 @@ def undo_last(game_id: str, expected_version: int | None, source: str = "page") 
             before = {**last.entry.to_dict(), "n": None}
         else:
             before = {"kind": "deal", **loaded.game.deals[last.n - 1].to_dict()}
-        session.delete(locked.entries[-1])
+        remove_last(session, locked)
         log = loaded.log[:-1]
         game = Game.replay(loaded.rules, loaded.first_king, loaded.players, [r.entry for r in log])
         return apply_change(

@@ -13,7 +13,7 @@ from flask.blueprints import BlueprintSetupState
 
 bp = Blueprint("web", __name__)
 
-from scorekeeper.web import backup, live  # noqa: E402,F401  (routes: backups, live updates)
+from scorekeeper.web import backup, fragments, live  # noqa: E402,F401  (routes: backups, live)
 
 
 @bp.record_once
@@ -21,6 +21,9 @@ def _configure(state: BlueprintSetupState) -> None:
     # A deal form can stay open on a phone for a whole game (hours); the CSRF
     # token is still bound to the session, so it need not also expire after 1 hour.
     state.app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
+    # The session cookie is renewed once a day (web/access.py), not with every response.
+    state.app.config.setdefault("SESSION_REFRESH_EACH_REQUEST", False)
+    fragments.init_app(state.app)  # rendered pieces of pages, kept between requests
 
 
 from scorekeeper.web import (  # noqa: E402,F401  (routes; dispute_*: the dispute desk)

@@ -15,20 +15,27 @@ The session (a signed, HttpOnly cookie, kept for a month) holds:
 - ``seen_games``: the games this browser opened (the home page lists only
   games it knows, so that no one learns another table's game id).
 
-Only the most recent games are remembered, to keep the cookie small.
+Only the most recent games are remembered, to keep the cookie small. The
+cookie lasts a month after the last visit: it is sent again when it changes,
+and otherwise at most once a day (``renewed``), not with every page
+(:func:`renew_daily`; ``SESSION_REFRESH_EACH_REQUEST`` is off).
 """
 
 from __future__ import annotations
 
-from flask import abort, request, session
+from datetime import UTC, datetime
+
+from flask import Response, abort, request, session
 
 from scorekeeper import services
 from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.web import bp
 
 EDIT_GAMES = "edit_games"
 EDIT_TOKENS = "edit_tokens"
 OWN_GAMES = "own_games"
 SEEN_GAMES = "seen_games"
+RENEWED = "renewed"
 REMEMBERED = 20
 """Games remembered per browser and per list: about 70 bytes each in the cookie."""
 READ_ONLY = _l(
@@ -37,6 +44,17 @@ READ_ONLY = _l(
 )
 RIGHTS_KEY = "scorekeeper.edit_rights"
 NOT_OWNER = _l("Only the phone that started this game can replace its edit link.")
+
+
+@bp.after_app_request
+def renew_daily(response: Response) -> Response:
+    """Send a remembered browser's cookie again once a day, so that it lasts a month past
+    the last visit, without a multi-kilobyte ``Set-Cookie`` on every page."""
+    if session.accessed and session.permanent:
+        today = datetime.now(UTC).date().isoformat()
+        if session.get(RENEWED) != today:
+            session[RENEWED] = today
+    return response
 
 
 def _remember(key: str, game_id: str) -> list[str]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import flask_babel
 from flask_babel import lazy_gettext
 
+from scorekeeper import i18n
 from scorekeeper.i18n import format_number as number
 from scorekeeper.i18n import isolate
 from scorekeeper.messages import current_translations, render
@@ -29,12 +29,12 @@ def gettext(msgid: str, /, **values: Any) -> str:
 
     In a right-to-left page, cards and signed numbers are isolated left to right.
     """
-    return isolate(str(flask_babel.gettext(msgid, **values)))
+    return isolate(i18n.gettext(msgid, **values))
 
 
 def ngettext(singular: str, plural: str, num: int, /, **values: Any) -> str:
     """Flask-Babel's ``ngettext``, typed (``%(num)d`` is ``num``)."""
-    return isolate(str(flask_babel.ngettext(singular, plural, num, **values)))
+    return isolate(i18n.ngettext(singular, plural, num, **values))
 
 
 TRIX_PASS = "trix_pass_with_legal_play"

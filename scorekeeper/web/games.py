@@ -8,7 +8,7 @@ from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import services
-from scorekeeper.forms import RedealForm, UndoForm, seat_choices
+from scorekeeper.forms import RedealForm, UndoForm, redeal_choices, seat_choices
 from scorekeeper.i18n import format_number
 from scorekeeper.i18n import gettext as _
 from scorekeeper.i18n import lazy_gettext as _l
@@ -87,10 +87,12 @@ def _render_game(
     message: list[str] | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
+    """The game page; ``redeal_form`` when a redeal was refused (shown with its errors).
+
+    Without one, the page shows a blank redeal form from its choices alone
+    (``redeal_choices``), rendered once per set of contracts left.
+    """
     game = loaded.game
-    editable = can_edit(loaded.id)
-    if redeal_form is None and editable:
-        redeal_form = RedealForm(formdata=None, data={"version": loaded.version})
     if redeal_form is not None:
         redeal_form.configure(loaded.players, game.available_contracts)
     return render_template(
@@ -99,9 +101,9 @@ def _render_game(
         game=game,
         names=loaded.players,
         board=build_board(game, loaded.log),
-        editable=editable,
+        editable=can_edit(loaded.id),
         redeal_form=redeal_form,
-        undo_form=UndoForm(formdata=None, data={"version": loaded.version}),
+        redeal_choices=redeal_choices,
         message=message,
     ), status
 

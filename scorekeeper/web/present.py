@@ -62,6 +62,25 @@ class KingdomView:
     """What the kingdom's deals should add up to (0 under a zero-sum rule set)."""
     adds_up: bool
 
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Everything these lines show, for the page's fragment cache (``cached``)."""
+        rows = tuple(
+            (row.deal.n, row.deal.contracts, row.deal.scores)
+            if isinstance(row, DealRow)
+            else row.entry
+            for row in self.rows
+        )
+        return (
+            self.number,
+            self.king,
+            self.totals,
+            self.finished,
+            self.expected,
+            self.adds_up,
+            rows,
+        )
+
 
 @dataclass
 class Board:

@@ -10,17 +10,22 @@
   and every API client using the old token, is refused from then on.
 
 Both links are shown as text (with a copy button when JavaScript runs) and
-as QR codes drawn on the server by segno, inline SVG (no script, no style).
+as QR codes drawn on the server by segno: SVG images (no script, no style)
+at ``/games/<id>/qr/view.svg`` and ``/games/<id>/qr/edit.svg``. Encoding a
+QR code costs more than the rest of the game page, so a phone fetches each
+once and keeps it: the view link never changes, and the edit image's
+address carries a tag of the edit link, which changes when it is replaced.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from flask import abort, flash, redirect, url_for
-from markupsafe import Markup
+from flask import abort, flash, make_response, redirect, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import services
@@ -30,8 +35,10 @@ from scorekeeper.web.access import (
     edit_token,
     grant_edit,
     is_owner,
+    require_edit,
     require_owner,
 )
+from scorekeeper.web.helpers import load_or_404
 
 STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "
@@ -45,32 +52,40 @@ REVOKED = _l(
 )
 
 
+QR_CACHE = "private, max-age=31536000, immutable"
+"""A QR image's address names its content (see the module doc): the phone keeps it."""
+
+
 @dataclass(frozen=True)
 class ShareLinks:
     """What the game page shows to share the game."""
 
     view_url: str
-    view_qr: Markup
+    view_qr: str
+    """The address of the view link's QR image."""
     edit_url: str | None
-    edit_qr: Markup | None
+    edit_qr: str | None
     owner: bool
 
 
 @lru_cache(maxsize=256)
-def qr_svg(text: str) -> Markup:
-    """``text`` as a QR code: an inline ``<svg>`` sized by CSS (class ``qr``).
-
-    Cached: encoding costs far more than the rest of the game page (benchmarks/app_pages.py),
-    and a game's links stay the same from one deal to the next.
-    """
-    code = segno.make(text, error="m")
-    svg = code.svg_inline(scale=1, border=2, omitsize=True, svgclass="qr", lineclass=None)
-    return Markup(svg)  # segno's own markup; the text is encoded as modules, not as text
+def qr_svg(text: str) -> bytes:
+    """``text`` as a QR code: an SVG image without a fixed size (the page's CSS sizes it)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(
+        out, kind="svg", scale=1, border=2, omitsize=True, xmldecl=False, lineclass=None
+    )
+    return out.getvalue()
 
 
 def edit_url(game_id: str, token: str) -> str:
     """The absolute edit link of a game."""
     return url_for("web.join", game_id=game_id, token=token, _external=True)
+
+
+def link_tag(url: str) -> str:
+    """A short tag naming ``url`` (not revealing it), to version the QR image's address."""
+    return hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
 @bp.app_template_global("share_links")
@@ -81,11 +96,30 @@ def share_links(game_id: str) -> ShareLinks:
     edit = edit_url(game_id, token) if token else None
     return ShareLinks(
         view_url=view,
-        view_qr=qr_svg(view),
+        view_qr=url_for("web.qr_code", game_id=game_id, link="view"),
         edit_url=edit,
-        edit_qr=qr_svg(edit) if edit else None,
+        edit_qr=url_for("web.qr_code", game_id=game_id, link="edit", v=link_tag(edit))
+        if edit
+        else None,
         owner=is_owner(game_id),
     )
+
+
+@bp.get("/games/<game_id>/qr/<any(view, edit):link>.svg")
+def qr_code(game_id: str, link: str) -> Response:
+    """The QR code of the game's view link, or of its edit link (for a phone that may edit)."""
+    loaded = load_or_404(game_id)
+    if link == "view":
+        url = url_for("web.game", game_id=loaded.id, _external=True)
+    else:
+        require_edit(game_id)
+        token = edit_token(game_id)
+        assert token is not None  # require_edit: this browser holds the current token
+        url = edit_url(game_id, token)
+    response = make_response(qr_svg(url))
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = QR_CACHE
+    return response
 
 
 @bp.get("/games/<game_id>/join/<token>")

@@ -7,6 +7,7 @@ refusal the game is exactly as before: version, log, revisions and token.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -209,15 +210,60 @@ def test_game_page_shows_edit_and_view_links_to_editors_view_link_to_visitors(
     page = _page(client, game_id)
     edit = f"http://localhost/games/{game_id}/join/{token}"
     view = f"http://localhost/games/{game_id}"
-    with app.test_request_context():
-        from scorekeeper.web.sharing import qr_svg
-
-        edit_qr, view_qr = str(qr_svg(edit)), str(qr_svg(view))
-    assert edit in page and view in page and edit_qr in page and view_qr in page
+    view_qr, edit_qr = _qr_sources(page)
+    assert edit in page and view in page and edit_qr and view_qr
     assert 'data-testid="revoke-form"' in page and 'data-copy="edit-url"' in page
     visitor = _page(phone(), game_id)
-    assert view in visitor and view_qr in visitor
+    assert view in visitor and _qr_sources(visitor) == (view_qr, None)
     assert token not in visitor and "/join/" not in visitor and "revoke" not in visitor
+
+
+def _qr_sources(page: str) -> tuple[str | None, str | None]:
+    """The addresses of the view and edit QR images on a game page."""
+    found = {
+        which: re.search(rf'data-testid="{which}-qr"><img class="qr" src="([^"]+)"', page)
+        for which in ("view", "edit")
+    }
+    return tuple(m.group(1).replace("&amp;", "&") if m else None for m in found.values())  # type: ignore[return-value]
+
+
+def test_qr_images_encode_the_links_and_only_editors_get_the_edit_one(
+    app: Flask, client: FlaskClient, phone: Callable[..., FlaskClient]
+) -> None:
+    from scorekeeper.web.sharing import qr_svg
+
+    game_id, token = _owner(client)
+    view_qr, edit_qr = _qr_sources(_page(client, game_id))
+    assert view_qr and edit_qr
+    with app.test_request_context():
+        want_view = qr_svg(f"http://localhost/games/{game_id}")
+        want_edit = qr_svg(f"http://localhost/games/{game_id}/join/{token}")
+    view, edit = client.get(view_qr), client.get(edit_qr)
+    assert (view.status_code, view.mimetype, view.data) == (200, "image/svg+xml", want_view)
+    assert (edit.status_code, edit.mimetype, edit.data) == (200, "image/svg+xml", want_edit)
+    assert (
+        want_view.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+        and b"<script" not in want_edit
+    )
+    assert (
+        "immutable" in edit.headers["Cache-Control"] and "private" in edit.headers["Cache-Control"]
+    )
+    other = phone()
+    assert other.get(view_qr).status_code == 200
+    assert other.get(edit_qr).status_code == 403  # the edit link's QR code is the edit link
+    assert client.get("/games/nosuchgame00000/qr/view.svg").status_code == 404
+    assert client.get(f"/games/{game_id}/qr/other.svg").status_code == 404
+
+
+def test_replacing_the_edit_link_changes_the_edit_qr_address(client: FlaskClient) -> None:
+    game_id, _token = _owner(client)
+    _view, before = _qr_sources(_page(client, game_id))
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    data = {"csrf_token": csrf.group(1)} if csrf else {}
+    assert client.post(f"/games/{game_id}/revoke", data=data).status_code == 302
+    _view, after = _qr_sources(_page(client, game_id))
+    assert before and after and before != after  # a phone cannot keep showing the old code
 
 
 def test_edit_link_grants_edit_rights_and_leaves_the_address_bar(

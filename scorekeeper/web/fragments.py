@@ -1,0 +1,105 @@
+"""Rendered pieces of pages kept between requests: ``{% call cached(...) %}…{% endcall %}``.
+
+A game page is mostly things that did not change since the last deal: the
+rows of the deals already played, the house rules, the share links, the
+redeal form. Each of those is rendered once and kept under a key naming
+everything it shows; recording a deal then renders only what is new (its
+row, the totals, whose turn it is).
+
+The key is the caller's (for a deal row: the game, the deal's number, its
+contracts and scores) plus what every fragment depends on: the request's
+language and digits, and the app's script root (links). A fragment must
+not show anything that is not in its key — no CSRF token, no version, no
+per-browser right — those stay outside the ``call`` block.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from flask import current_app, request
+from flask.sansio.app import App
+from markupsafe import Markup
+
+from scorekeeper.i18n import current_digits, current_locale
+
+EXTENSION = "scorekeeper.fragments"
+SIZE = 8192
+"""Fragments kept per app: a deal row is about 0.7 KB, so at most a few megabytes."""
+LONGEST_KEY_TEXT = 300
+"""Longer texts in a key (addresses anyone can make up) are not cached."""
+
+
+class FragmentCache:
+    """Rendered HTML by key, the least recently used dropped first (thread-safe)."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Markup] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+        self.modules: dict[Hashable, Any] = {}
+        """Template modules by (template, language, digits): see :func:`rule_texts`."""
+
+    def get_or_render(self, key: Hashable, render: Callable[[], str]) -> Markup:
+        with self._lock:
+            html = self._items.get(key)
+            if html is not None:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return html
+        html = Markup(render())  # rendered outside the lock: two threads may both render
+        with self._lock:
+            self.misses += 1
+            self._items[key] = html
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return html
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.modules.clear()
+            self.hits = self.misses = 0
+
+
+def fragment_cache(app: App | None = None) -> FragmentCache:
+    """The app's cache (each app its own: tests run many apps in one process)."""
+    target = app or current_app
+    cache: FragmentCache = target.extensions[EXTENSION]
+    return cache
+
+
+def cached(*key: Any, caller: Callable[[], str]) -> Markup:
+    """The ``call`` block's HTML for ``key`` in this request's language and digits.
+
+    Lists in the key (the players' names) count by their content. A key with a
+    very long text in it (an odd address) is rendered but not kept.
+    """
+    if any(isinstance(part, str) and len(part) > LONGEST_KEY_TEXT for part in key):
+        return Markup(caller())
+    frozen = tuple(tuple(part) if isinstance(part, list) else part for part in key)
+    full = (current_locale(), current_digits(), request.script_root, frozen)
+    return fragment_cache().get_or_render(full, caller)
+
+
+def rule_texts() -> Any:
+    """``templates/_rules.html`` as a module (``RULE_TEXT``, ``PRESET_TEXT``, …) in this language.
+
+    Its dictionaries hold every house rule's words (about a hundred messages);
+    they are translated once per language and digits, not on every page.
+    """
+    modules = fragment_cache().modules
+    key = ("_rules.html", current_locale(), current_digits())
+    texts = modules.get(key)
+    if texts is None:
+        texts = modules[key] = current_app.jinja_env.get_template("_rules.html").make_module()
+    return texts
+
+
+def init_app(app: App) -> None:
+    app.extensions[EXTENSION] = FragmentCache()
+    app.jinja_env.globals.update(cached=cached, rule_texts=rule_texts)
