@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
 
-from scorekeeper import services
+from scorekeeper import pdf, services
 from scorekeeper.extensions import db
 from scorekeeper.game_store import REPLAYS
 from scorekeeper.rules.ruleset import RuleSet, Values
@@ -82,6 +82,24 @@ def test_a4_sheet_of_a_finished_game_is_two_pages_with_numbered_footers(
         text = page.extract_text()
         assert f"Page {index} of 2" in text
         assert f"http://localhost/games/{loaded.id}" in text  # the QR code's address, small
+
+
+def test_the_sheets_are_well_formed_xhtml_for_the_fast_parser(
+    client: FlaskClient, play: Play, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The C XML parser reads the sheets (pdf.parse_xhtml), not WeasyPrint's slow HTML5 one."""
+    seen: list[str] = []
+    real = pdf.html_to_pdf
+    monkeypatch.setattr(
+        pdf, "html_to_pdf", lambda html, paper: seen.append(html) or real(html, paper)
+    )
+    loaded = play(names=["رنا", "Sami", "عمر الحداد", "Lina"], deals=7)
+    for query in ("?lang=en", "?lang=ar&digits=arab"):
+        assert get_sheet(client, loaded.id, query).status_code == 200
+    assert client.get("/sheets/blank.pdf?players=Rana,Sami").status_code == 200
+    assert len(seen) == 3
+    for html in seen:
+        assert pdf.parse_xhtml(html) is not None
 
 
 def test_footer_carries_a_qr_code_image_on_every_page(
