@@ -20,6 +20,14 @@ Costs and how they are kept down:
 - the templates are well-formed XHTML, read by the C XML parser rather than
   WeasyPrint's pure-Python HTML5 one (:func:`parse_xhtml`; tens of
   milliseconds for a 20-deal sheet);
+- WeasyPrint's time goes with the number of boxes (cells, lines, text runs)
+  and of glyphs, so the deals table is lean: a deal's number shares the
+  contract's cell, its four scores and its four running totals are one cell
+  each of monospaced figures (:func:`figures`) rather than eight cells, and
+  rows are told apart by tints and a few rules rather than a border around
+  every cell (separate borders: collapsing them is costly as well). A finished
+  20-deal sheet renders in about 1.15x the time of the benchmark's bare
+  20-row table (``benchmarks/pdf_sheet.py``; it was 2x);
 - finished PDFs are kept in a small LRU (:class:`PdfCache`) keyed by game,
   version, paper, language and digits, so an unchanged game is rendered once
   per language.
@@ -50,7 +58,13 @@ from markupsafe import Markup
 
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.chart import legend_sample, progression_svg
-from scorekeeper.i18n import current_digits, localize_digits, text_direction
+from scorekeeper.i18n import (
+    current_digits,
+    format_number,
+    isolate,
+    localize_digits,
+    text_direction,
+)
 from scorekeeper.i18n import gettext as _
 from scorekeeper.messages import contract_label
 from scorekeeper.rules.contracts import Contract
@@ -235,7 +249,8 @@ def _page_stylesheet(direction: str, label: str, digits: str) -> Any:
     return weasyprint.CSS(string=page_css(direction, label, digits), font_config=_engine().fonts)
 
 
-_SPACES = re.compile(r"\s+")
+_SPACES = re.compile(r"[ \t\r\n]+")
+"""Template indentation; not the figure spaces of :func:`figures`."""
 
 
 def html_to_pdf(html: str, paper: str) -> bytes:
@@ -326,11 +341,40 @@ def qr_data_uri(url: str) -> str:
     return uri
 
 
+FIGURE_COLUMN = 7
+"""Characters per score column of the deals table (``sheet.css`` sizes ``.c-num`` to match)."""
+FIGURE_SPACE = "\u2007"
+
+
+def figures(values: Sequence[int]) -> str:
+    """Four scores as one run of monospaced text, each ending at the end of its own column.
+
+    The deals table sets a row's four deal scores (and its four running totals)
+    in one cell of monospaced figures rather than four cells: a quarter of the
+    cells, boxes and text runs for WeasyPrint to lay out and draw. Every
+    character of the monospaced font, figure spaces and minus signs included, is
+    as wide as a digit, so padding each score to :data:`FIGURE_COLUMN`
+    characters puts it under its player's column. Right to left, the numbers
+    keep their own order (isolated, :func:`~scorekeeper.i18n.isolate`) and the
+    padding follows each one, as the mirrored columns need.
+
+    >>> figures([0, -150, 75, 0]).replace(FIGURE_SPACE, "_")
+    '0___−150_____75______0'
+    """
+    out = []
+    for i, value in enumerate(values):
+        text = format_number(value)
+        width = sum(1 for ch in text if unicodedata.category(ch) != "Cf")  # not ALM, LRI…
+        out.append((FIGURE_SPACE * (FIGURE_COLUMN - width) if i else "") + isolate(text))
+    return "".join(out)
+
+
 def render_sheet(sheet: Sheet, paper: str, game_url: str) -> bytes:
     """The score sheet of one game as PDF bytes."""
     html = render_template(
         "pdf/sheet.html",
         sheet=sheet,
+        figures=figures,
         kinds=name_kinds(sheet.players),
         game_url=game_url,
         qr=qr_data_uri(game_url),

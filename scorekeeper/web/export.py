@@ -31,7 +31,7 @@ from scorekeeper.sheet import build_sheet
 
 bp = Blueprint("export", __name__)
 
-SHEET_FORMAT = "s1"
+SHEET_FORMAT = "s2"
 """Bumped when the sheet's layout changes, so that old ETags stop matching."""
 MAX_NAME = 40
 NOT_FOUND = _l("There is no game at this address; check the link.")

@@ -1,14 +1,16 @@
-"""The sheet's own modules: docstring examples, the chart, the captures in words."""
+"""The sheet's own modules: docstring examples, the chart, the captures in words, the figures."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import re
+import unicodedata
 
 import pytest
+from flask import Flask
 
-from scorekeeper import chart
+from scorekeeper import chart, pdf
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import RedealEntry
@@ -77,3 +79,20 @@ def test_legend_samples_match_the_lines() -> None:
     for seat, style in enumerate(chart.STYLES):
         sample = chart.legend_sample(seat)
         assert style.colour in sample and style.dash in sample
+
+
+@pytest.mark.parametrize(
+    "query", ["?lang=en&digits=latn", "?lang=ar&digits=latn", "?lang=ar&digits=arab"]
+)
+def test_figures_give_every_score_a_column_of_the_same_width(app: Flask, query: str) -> None:
+    """Whatever the digits and direction, each score after the first fills FIGURE_COLUMN places.
+
+    The bidi marks around a signed number (right to left) and the Arabic letter
+    mark of an Arabic-Indic minus take no room; everything else is one place of
+    the monospaced font.
+    """
+    with app.test_request_context("/" + query):
+        text = pdf.figures([0, -150, 75, -1250])
+    places = [ch for ch in text if unicodedata.category(ch) != "Cf"]
+    assert len(places) == 1 + 3 * pdf.FIGURE_COLUMN
+    assert "-" in text or "−" in text
