@@ -79,6 +79,9 @@ def make_app(path: Path | None) -> Flask:
             # The rate limiter stays on (its cost is part of every request), but
             # high enough for the many games a run starts from one address.
             "RATELIMIT_WRITES": "100000 per minute",
+            # A server in its steady state: the PDF engine's start-up warm-up runs in a
+            # background thread for a second or so and would compete with the timings.
+            "PDF_PREWARM": False,
         }
     )
     with app.app_context():

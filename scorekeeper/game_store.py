@@ -46,7 +46,8 @@ LOG = models.LogEntry.__table__
 REVISIONS = models.Revision.__table__
 HEADS_KEY = "scorekeeper.game_heads"
 
-# A write's statements, built once (SQLAlchemy then reuses their compiled form).
+# The statements of reads and writes, built once (SQLAlchemy then reuses their compiled
+# form) and run on the session's connection: plain SQL, no ORM objects to track.
 HEAD = select(models.Game.version, models.Game.edit_token_hash).where(
     models.Game.id == bindparam("game_id")
 )
@@ -145,8 +146,7 @@ def head(game_id: str) -> tuple[int, str]:
         heads = request.environ.setdefault(HEADS_KEY, {})
         if game_id in heads:
             return heads[game_id]
-    stmt = select(models.Game.version, models.Game.edit_token_hash).where(models.Game.id == game_id)
-    row = db.session().execute(stmt).first()
+    row = db.session().connection().execute(HEAD, {"game_id": game_id}).first()
     if row is None:
         raise GameNotFound(game_id)
     found = (int(row[0]), str(row[1]))
@@ -247,7 +247,7 @@ def _lock(session: Session, game_id: str) -> int:
     On PostgreSQL writers of one game queue here (``FOR UPDATE``); on SQLite the
     transaction's ``BEGIN IMMEDIATE`` already holds the database's write lock.
     """
-    version = session.execute(LOCK, {"game_id": game_id}).scalar_one_or_none()
+    version = session.connection().execute(LOCK, {"game_id": game_id}).scalar_one_or_none()
     if version is None:
         raise GameNotFound(game_id)
     return int(version)
@@ -309,7 +309,7 @@ def append(
     position = len(locked.loaded.log)
     now = models.utcnow()
     kind = "deal" if isinstance(entry, DealEntry) else entry.kind
-    session.execute(
+    session.connection().execute(
         ADD_ENTRY,
         {
             "game_id": locked.loaded.id,
@@ -326,13 +326,13 @@ def append(
 def replace_entry(session: Session, locked: Locked, position: int, entry: Entry) -> None:
     """Store ``entry`` in place of the log entry at ``position`` (an edit)."""
     params = {"of_game": locked.loaded.id, "at": position, "new_payload": entry.to_dict()}
-    session.execute(SET_ENTRY, params)
+    session.connection().execute(SET_ENTRY, params)
 
 
 def remove_last(session: Session, locked: Locked) -> None:
     """Delete the last log entry (an undo)."""
     position = locked.loaded.log[-1].position
-    session.execute(REMOVE_ENTRY, {"of_game": locked.loaded.id, "at": position})
+    session.connection().execute(REMOVE_ENTRY, {"of_game": locked.loaded.id, "at": position})
 
 
 Change = tuple[int, int | None, str, dict[str, Any] | None, dict[str, Any] | None]
@@ -354,9 +354,9 @@ def apply_change(
     version = old.version + 1
     bump = {"game_id": old.id, "new_version": version, "now": now}
     bump.update(new_finished=game.finished, new_summary=summarize(game))
-    session.execute(BUMP, bump)
+    session.connection().execute(BUMP, bump)
     position, n, action, before, after = change
-    session.execute(
+    session.connection().execute(
         ADD_REVISION,
         {
             "game_id": old.id,

@@ -39,6 +39,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_translations, refresh
 from flask_babel.speaklater import LazyString
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
@@ -101,18 +103,37 @@ def lazy_gettext(message: str, /, **variables: Any) -> Any:
     return LazyString(gettext, message, **variables)
 
 
+@pass_eval_context
+def template_gettext(context: EvalContext, message: str, /, **variables: Any) -> str:
+    """``_("…", name=…)`` in templates: translated, isolated, then filled in (escaped)."""
+    text = isolate(translations().ugettext(message))
+    return (Markup(text) if context.autoescape else text) % variables
+
+
+@pass_eval_context
+def template_ngettext(
+    context: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
+) -> str:
+    """``ngettext(…)`` in templates: the form for ``num`` (``%(num)s``), filled in likewise."""
+    variables.setdefault("num", num)
+    text = isolate(translations().ungettext(singular, plural, num))
+    return (Markup(text) if context.autoescape else text) % variables
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with the catalogues in ``translations/``, the selector and the switch."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PROJECT_ROOT / "translations"))
     babel.init_app(app, locale_selector=select_locale)
-    # Flask-Babel's own template callables, with card codes and signed numbers kept
-    # left to right inside right-to-left sentences (isolate()).
+    # Jinja's "new style" gettext (placeholders filled and escaped by the call), with card
+    # codes and signed numbers kept left to right inside right-to-left sentences
+    # (isolate()). Installed as plain functions: Jinja's own wrappers add two calls
+    # through the template context to each of the page's dozens of texts.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda s: isolate(translations().ugettext(s)),
-        ngettext=lambda s, p, n: isolate(translations().ungettext(s, p, n)),
-        newstyle=True,
+        gettext=template_gettext, ngettext=template_ngettext, newstyle=True
     )
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
+    app.jinja_env.globals.update(ngettext=template_ngettext)
     app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
     # Flask-Babel caches the locale on ``g``; a request that shares an app context
     # (tests, streamed responses) must still choose its own.
@@ -152,10 +173,15 @@ def select_locale() -> str:
 
 def _memo(key: str, compute: Callable[[], T]) -> T:
     """``compute()`` once per request: a page asks for its language hundreds of times."""
-    memo = request.environ.setdefault("scorekeeper.i18n", {})
-    if key not in memo:
-        memo[key] = compute()
-    return memo[key]  # type: ignore[no-any-return]
+    memo: dict[str, Any] = request.environ.setdefault(MEMO_KEY, {})
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        value = memo[key] = compute()
+        return value
+
+
+MEMO_KEY = "scorekeeper.i18n"
 
 
 def translations() -> Any:

@@ -62,6 +62,8 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": env_flag("SESSION_COOKIE_SECURE", scheme == "https"),
+        # Renewed once a day (scorekeeper/web/access.py), not re-sent with every response.
+        "SESSION_REFRESH_EACH_REQUEST": False,
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0") or 0),
         "RATELIMIT_ENABLED": env_flag("RATELIMIT_ENABLED", not testing),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",

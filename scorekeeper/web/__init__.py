@@ -21,8 +21,6 @@ def _configure(state: BlueprintSetupState) -> None:
     # A deal form can stay open on a phone for a whole game (hours); the CSRF
     # token is still bound to the session, so it need not also expire after 1 hour.
     state.app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
-    # The session cookie is renewed once a day (web/access.py), not with every response.
-    state.app.config.setdefault("SESSION_REFRESH_EACH_REQUEST", False)
     fragments.init_app(state.app)  # rendered pieces of pages, kept between requests
 
 

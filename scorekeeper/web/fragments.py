@@ -79,11 +79,29 @@ def cached(*key: Any, caller: Callable[[], str]) -> Markup:
     Lists in the key (the players' names) count by their content. A key with a
     very long text in it (an odd address) is rendered but not kept.
     """
-    if any(isinstance(part, str) and len(part) > LONGEST_KEY_TEXT for part in key):
-        return Markup(caller())
-    frozen = tuple(tuple(part) if isinstance(part, list) else part for part in key)
-    full = (current_locale(), current_digits(), request.script_root, frozen)
-    return fragment_cache().get_or_render(full, caller)
+    parts: list[Any] = []
+    for part in key:
+        if isinstance(part, str):
+            if len(part) > LONGEST_KEY_TEXT:
+                return Markup(caller())
+        elif isinstance(part, list):
+            part = tuple(part)
+        parts.append(part)
+    cache, where = _request_setting()
+    return cache.get_or_render((where, *parts), caller)
+
+
+def _request_setting() -> tuple[FragmentCache, tuple[str, str, str]]:
+    """The app's cache and what every fragment of this request depends on (asked once)."""
+    environ = request.environ
+    setting: tuple[FragmentCache, tuple[str, str, str]] | None = environ.get(SETTING_KEY)
+    if setting is None:
+        where = (current_locale(), current_digits(), request.script_root)
+        setting = environ[SETTING_KEY] = (fragment_cache(), where)
+    return setting
+
+
+SETTING_KEY = "scorekeeper.fragments"
 
 
 def rule_texts() -> Any:

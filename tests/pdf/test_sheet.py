@@ -243,7 +243,7 @@ def test_sheet_loads_the_game_once_with_a_constant_number_of_queries(
         def count(*args: Any, statements: list[str] = statements) -> None:
             statements.append(args[2])
 
-        REPLAYS.clear()  # the cold path: the game's row, then its log
+        REPLAYS.clear()  # the cold path: the game's head, its row, then its log
         event.listen(db.engine, "before_cursor_execute", count)
         try:
             assert get_sheet(client, loaded.id).status_code == 200
@@ -251,4 +251,4 @@ def test_sheet_loads_the_game_once_with_a_constant_number_of_queries(
             event.remove(db.engine, "before_cursor_execute", count)
         counts.append(len(statements))
     assert calls == [short.id, short.id, long.id]  # one load per download
-    assert counts[0] == counts[1] == 2  # the game with its seats, then its log
+    assert counts[0] == counts[1] == 3  # version and token, the game with its seats, its log
