@@ -15,8 +15,6 @@ recording a deal costs a handful of statements and no replay.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,6 +29,7 @@ from scorekeeper import models
 from scorekeeper.extensions import db
 from scorekeeper.history import breaks_later, stale_message, summarize
 from scorekeeper.loaded import GameNotFound, LoadedGame, LogRow, StaleVersion, UnreplayableLog
+from scorekeeper.lru import LRUCache
 from scorekeeper.messages import translate_problems
 from scorekeeper.rules.errors import RulesError, part
 from scorekeeper.rules.game import Game
@@ -83,37 +82,23 @@ class Locked:
     """The states this write produced, remembered once the transaction commits."""
 
 
-class ReplayCache:
-    """Replayed games by (id, version), most recently used kept (bounded).
+class ReplayCache(LRUCache[tuple[str, int], LoadedGame]):
+    """Replayed games by (id, version), the most recently used kept.
 
     Every write bumps a game's version, so (id, version) names exactly one
     state of its log: a hit is always right, in any process. Only committed
     states go in. A page after a write (the post/redirect/get) then costs
-    one query for the game's row and no replay.
+    one query for the game's head and no replay.
     """
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[str, int], LoadedGame] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(size)
 
-    def get(self, game_id: str, version: int) -> LoadedGame | None:
-        with self._lock:
-            loaded = self._items.get((game_id, version))
-            if loaded is not None:
-                self._items.move_to_end((game_id, version))
-            return loaded
+    def state(self, game_id: str, version: int) -> LoadedGame | None:
+        return self.get((game_id, version))
 
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-    def put(self, loaded: LoadedGame) -> None:
-        with self._lock:
-            self._items[(loaded.id, loaded.version)] = loaded
-            self._items.move_to_end((loaded.id, loaded.version))
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+    def keep(self, loaded: LoadedGame) -> None:
+        self.put((loaded.id, loaded.version), loaded)
 
 
 REPLAYS = ReplayCache()
@@ -127,11 +112,11 @@ def load(game_id: str) -> LoadedGame:
     """
     session = db.session()
     version, _hash = head(game_id)
-    cached = REPLAYS.get(game_id, version)
+    cached = REPLAYS.state(game_id, version)
     if cached is not None:
         return cached
     loaded = replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
-    REPLAYS.put(loaded)
+    REPLAYS.keep(loaded)
     return loaded
 
 
@@ -222,7 +207,7 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
     try:
         with write_transaction() as session:
             version = _lock(session, game_id)
-            loaded = REPLAYS.get(game_id, version) or replay_stored(
+            loaded = REPLAYS.state(game_id, version) or replay_stored(
                 fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
             )
             if expected is not None and expected != loaded.version:
@@ -231,7 +216,7 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
             result = change(session, locked)
         forget_head(game_id)
         for state in locked.written:  # committed: later reads need not replay
-            REPLAYS.put(state)
+            REPLAYS.keep(state)
         return result
     except IntegrityError:
         # Only a writer bypassing the lock could get here; report it as a race.

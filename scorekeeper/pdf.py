@@ -44,7 +44,6 @@ import logging
 import re
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -66,6 +65,7 @@ from scorekeeper.i18n import (
     text_direction,
 )
 from scorekeeper.i18n import gettext as _
+from scorekeeper.lru import LRUCache
 from scorekeeper.messages import contract_label
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.sheet import Sheet
@@ -78,38 +78,15 @@ CACHE_SIZE = 64
 _lock = threading.Lock()
 
 
-class PdfCache:
-    """A bounded, thread-safe LRU of rendered PDFs."""
+class PdfCache(LRUCache[Hashable, bytes]):
+    """Rendered PDFs by (game, version, paper, language, digits)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> bytes | None:
-        with self._lock:
-            data = self._items.get(key)
-            if data is not None:
-                self._items.move_to_end(key)
-            return data
-
-    def put(self, key: Hashable, data: bytes) -> None:
-        with self._lock:
-            self._items[key] = data
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        super().__init__(size)
 
     def get_or_render(self, key: Hashable, render: Callable[[], bytes]) -> bytes:
         """The cached PDF for ``key``, rendering (and keeping) it on a miss."""
-        data = self.get(key)
-        if data is None:
-            data = render()
-            self.put(key, data)
-        return data
-
-    def __len__(self) -> int:
-        return len(self._items)
+        return self.get_or_make(key, render)
 
 
 # --- WeasyPrint, set up once -----------------------------------------------------------------

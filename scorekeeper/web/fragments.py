@@ -15,8 +15,6 @@ per-browser right — those stay outside the ``call`` block.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -25,45 +23,30 @@ from flask.sansio.app import App
 from markupsafe import Markup
 
 from scorekeeper.i18n import current_digits, current_locale
+from scorekeeper.lru import LRUCache
 
 EXTENSION = "scorekeeper.fragments"
-SIZE = 8192
-"""Fragments kept per app: a deal row is about 0.7 KB, so at most a few megabytes."""
+SIZE = 4096
+"""Fragments kept per process: most are under 1 KB (a deal row), a kingdom about 4 KB,
+so a few megabytes at most; enough for a few hundred games in play at once."""
 LONGEST_KEY_TEXT = 300
 """Longer texts in a key (addresses anyone can make up) are not cached."""
 
 
-class FragmentCache:
-    """Rendered HTML by key, the least recently used dropped first (thread-safe)."""
+class FragmentCache(LRUCache[Hashable, Markup]):
+    """Rendered HTML by key (see the module doc), and the rule texts by language."""
 
     def __init__(self, size: int = SIZE) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, Markup] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
+        super().__init__(size)
         self.modules: dict[Hashable, Any] = {}
         """Template modules by (template, language, digits): see :func:`rule_texts`."""
 
     def get_or_render(self, key: Hashable, render: Callable[[], str]) -> Markup:
-        with self._lock:
-            html = self._items.get(key)
-            if html is not None:
-                self._items.move_to_end(key)
-                self.hits += 1
-                return html
-        html = Markup(render())  # rendered outside the lock: two threads may both render
-        with self._lock:
-            self.misses += 1
-            self._items[key] = html
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return html
+        return self.get_or_make(key, lambda: Markup(render()))
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self.modules.clear()
-            self.hits = self.misses = 0
+        super().clear()
+        self.modules.clear()
 
 
 def fragment_cache(app: App | None = None) -> FragmentCache:
