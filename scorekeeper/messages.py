@@ -104,6 +104,7 @@ WORDS: dict[str, Template] = {
     "word.hearts": Plural.ngettext("%(count)d heart", "%(count)d hearts"),
     "word.diamonds": Plural.ngettext("%(count)d diamond", "%(count)d diamonds"),
     "word.clubs": Plural.ngettext("%(count)d club", "%(count)d clubs"),
+    "word.cards": Plural.ngettext("%(count)d card", "%(count)d cards"),
     "word.spade_row": N_("the spade row"),
     "word.heart_row": N_("the heart row"),
     "word.diamond_row": N_("the diamond row"),
@@ -426,6 +427,85 @@ _REQUESTS: dict[str, Template] = {
     "note_length": N_("The note is %(length)d characters long; use at most %(max)d."),
 }
 
+_CLAIMS: dict[str, Template] = {
+    # claims.py, claim_position.py: the claim check, POST /api/v1/check/claim (R1, R3, R7, R10)
+    "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” he claims."),
+    "bad_min_score": N_("“min_score” must be a whole number of points, not %(value)s."),
+    "bad_time_limit": N_(
+        "“time_limit” must be a number of seconds above 0 and at most 60, not %(value)s."
+    ),
+    "bad_hearts_broken": N_("“hearts_broken” must be true or false, not %(value)s."),
+    "unknown_field.a_claim": N_("“%(name)s” is not a field of a claim; use %(allowed)s."),
+    "unknown_field.trix_field_in_tricks": N_(
+        "“%(name)s” is for claims in Trix, not in trick contracts."
+    ),
+    "unknown_field.trick_field_in_trix": N_(
+        "“%(name)s” is for claims in trick contracts, not in Trix."
+    ),
+    "trick_too_long.claim": N_(
+        "The current trick can hold at most 3 cards before the claim, not %(count)d."
+    ),
+    "card_twice.hands": N_("The %(card)s is in two hands; %(player)s is the second."),
+    "card_twice.current_trick": N_(
+        "The %(card)s is in the current trick and also held, or played twice."
+    ),
+    "card_twice.in_layout": N_("The %(card)s held by %(player)s is also in the layout."),
+    "card_twice.in_another_hand": N_("The %(card)s held by %(player)s is also in another hand."),
+    # Translators: %(player)s starts the sentence: a name, or "Seat 2".
+    "hand_sizes.over_13": Plural.ngettext(
+        "%(player)s holds %(count)d card; a hand holds at most 13.",
+        "%(player)s holds %(count)d cards; a hand holds at most 13.",
+    ),
+    # Translators: %(played)s is "1 card", "2 cards"; %(again)s is %(player)s again, mid-sentence.
+    "hand_sizes.mid_trick": Plural.ngettext(
+        "%(player)s holds %(count)d card, but with %(played)s in the current trick led by "
+        "%(leader)s, %(again)s should hold %(want)d.",
+        "%(player)s holds %(count)d cards, but with %(played)s in the current trick led by "
+        "%(leader)s, %(again)s should hold %(want)d.",
+    ),
+    "hand_sizes.trick_empty": Plural.ngettext(
+        "%(player)s holds %(count)d card, but with no card in the current trick every player "
+        "holds the same number as the leader (%(leader)s holds %(want)d).",
+        "%(player)s holds %(count)d cards, but with no card in the current trick every player "
+        "holds the same number as the leader (%(leader)s holds %(want)d).",
+    ),
+    "must_follow_suit.claim": N_(
+        "%(player)s could not have played %(card)s to the current trick: he still holds the "
+        "suit led, so he had to follow suit."
+    ),
+    "heart_lead_forbidden.claim": N_(
+        "%(player)s could not have played %(card)s to the current trick: a heart may be led "
+        "only by a player who holds nothing else."
+    ),
+    "hearts_not_broken.claim": N_(
+        "%(player)s could not have played %(card)s to the current trick: no heart may be led "
+        "before hearts are broken while the leader holds another suit (give "
+        '"hearts_broken": true if a heart was discarded on another suit earlier).'
+    ),
+    "must_discard_penalty.claim": N_(
+        "%(player)s could not have played %(card)s to the current trick: unable to follow "
+        "suit, he had to discard a penalty card, and still holds one."
+    ),
+    # Translators: %(cards)s lists the missing cards, at most five.
+    "cards_missing": Plural.ngettext(
+        "Every card is either laid out or held; %(count)d card (%(cards)s) are neither.",
+        "Every card is either laid out or held; %(count)d cards (%(cards)s) are neither.",
+    ),
+    # Translators: %(cards)s lists the first five missing cards; "…" says there are more.
+    "cards_missing.more": Plural.ngettext(
+        "Every card is either laid out or held; %(count)d card (%(cards)s…) are neither.",
+        "Every card is either laid out or held; %(count)d cards (%(cards)s…) are neither.",
+    ),
+    "out_shape": N_("“out” must list the seats already out, first out first."),
+    "out_shape.once": N_("“out” lists the seats already out, each once, at most three."),
+    "out_mismatch.holding": Plural.ngettext(
+        "%(player)s is listed as out but still holds %(count)d card.",
+        "%(player)s is listed as out but still holds %(count)d cards.",
+    ),
+    "out_mismatch.empty": N_("%(player)s holds no card, so he is out: list him in “out”."),
+    "turn_of_player_out": N_("It cannot be %(player)s's turn: that player is already out."),
+}
+
 _WEB: dict[str, Template] = {
     # history.py, services.py: the web layer's own refusals
     "edit_breaks_later_deal": N_("Changing deal %(n)d this way would break %(later)s: %(reason)s"),
@@ -441,6 +521,7 @@ PROBLEMS: dict[str, Template] = {
     **_TRIX,
     **_GAMES,
     **_REQUESTS,
+    **_CLAIMS,
     **_WEB,
 }
 """Every problem's template, by :attr:`Problem.key <scorekeeper.rules.errors.Problem.key>`."""

@@ -19,10 +19,11 @@ trick every player holds the same number as the leader (seat 1 holds 1).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, Card, Rank, cards_of
 from .contracts import Contract
-from .errors import IllegalError, MalformedError
+from .errors import IllegalError, MalformedError, joined, part
 from .ruleset import RuleSet
 from .rulings import RULE_OF
 from .trickplay import (
@@ -41,6 +42,13 @@ Names = Sequence[str] | None
 
 def _who(seat: int, names: Names) -> str:
     return names[seat] if names else f"seat {seat}"
+
+
+def _person(seat: int, names: Names, start: bool = False) -> str | dict[str, Any]:
+    """:func:`_who` for a problem's params: the name, or a ``seat N`` part (``Seat N`` first)."""
+    if names:
+        return _cap(names[seat]) if start else names[seat]
+    return part("word.seat_start" if start else "word.seat", seat=seat)
 
 
 def _cap(text: str) -> str:
@@ -63,8 +71,9 @@ def check_trick_position(
     """Hands and the trick in progress: no card twice, consistent sizes, legal so far."""
     if len(trick) > 3:
         message = f"The current trick can hold at most 3 cards before the claim, not {len(trick)}."
+        params = {"count": len(trick), "variant": "claim"}
         raise MalformedError.one(
-            "trick_too_long", message, rule="R10", field="current_trick", count=len(trick)
+            "trick_too_long", message, rule="R10", field="current_trick", **params
         )
     _no_card_twice(hands, trick, names)
     _sizes(hands, len(trick), leader, names)
@@ -77,16 +86,18 @@ def _no_card_twice(hands: Sequence[int], trick: Sequence[int], names: Names) -> 
         if seen & hand:
             card = cards_of(seen & hand)[0]
             message = f"The {card.pretty} is in two hands; {_who(seat, names)} is the second."
+            params = {"card": card.pretty, "player": _person(seat, names), "seat": seat}
             raise MalformedError.one(
-                "card_twice", message, rule="R1", field=f"hands.{seat}", card=str(card)
+                "card_twice", message, rule="R1", field=f"hands.{seat}", variant="hands", **params
             )
         seen |= hand
     for i, index in enumerate(trick):
         card = ALL_CARDS[index]
         if seen >> index & 1:
             message = f"The {card.pretty} is in the current trick and also held, or played twice."
+            params = {"card": card.pretty, "variant": "current_trick"}
             raise MalformedError.one(
-                "card_twice", message, rule="R1", field=f"current_trick.{i}", card=str(card)
+                "card_twice", message, rule="R1", field=f"current_trick.{i}", **params
             )
         seen |= 1 << index
 
@@ -106,21 +117,25 @@ def _size_error(
     seat: int, have: int, want: int, played: int, leader: int, names: Names
 ) -> IllegalError:
     who, lead = _cap(_who(seat, names)), _who(leader, names)
+    params: dict[str, Any] = {"seat": seat, "count": have, "want": want}
+    params |= {"player": _person(seat, names, True), "leader": _person(leader, names)}
     if want > 13:
         message = f"{who} holds {_plural(have, 'card')}; a hand holds at most 13."
+        params["variant"] = "over_13"
     elif played:
         message = (
             f"{who} holds {_plural(have, 'card')}, but with {_plural(played, 'card')} in the "
             f"current trick led by {lead}, {_who(seat, names)} should hold {want}."
         )
+        params |= {"again": _person(seat, names), "played": part("word.cards", count=played)}
+        params["variant"] = "mid_trick"
     else:
         message = (
             f"{who} holds {_plural(have, 'card')}, but with no card in the current trick every "
             f"player holds the same number as the leader ({lead} holds {want})."
         )
-    error = IllegalError.one(
-        "hand_sizes", message, rule="R10", field=f"hands.{seat}", seat=seat, count=have, want=want
-    )
+        params["variant"] = "trick_empty"
+    error = IllegalError.one("hand_sizes", message, rule="R10", field=f"hands.{seat}", **params)
     assert isinstance(error, IllegalError)
     return error
 
@@ -142,8 +157,10 @@ def _trick_legal(
         if code is not None:
             card, who = ALL_CARDS[index].pretty, _cap(_who(seat, names))
             message = f"{who} could not have played {card} to the current trick: " + _WHY[code]
+            params = {"card": card, "player": _person(seat, names, True), "seat": seat}
+            field = f"current_trick.{i}"
             raise IllegalError.one(
-                code, message, rule=RULE_OF[code], field=f"current_trick.{i}", card=str(card)
+                code, message, rule=RULE_OF[code], field=field, variant="claim", **params
             )
 
 
@@ -165,17 +182,22 @@ def check_doubled(rules: RuleSet, contracts: Sequence[Contract], doubled: Sequen
         queen_ok = card.rank == Rank.QUEEN and Contract.QUEENS in contracts
         if not rules.doubling:
             message = f"Doubling is off in this game's rules, so {card.pretty} cannot be doubled."
-            raise MalformedError.one("doubling_off", message, rule="R9.1", field=field)
+            params = {"card": card.pretty, "variant": "doubled"}
+            raise MalformedError.one("doubling_off", message, rule="R9.1", field=field, **params)
         if not (king_ok or queen_ok):
             message = (
                 f"{card.pretty} cannot be doubled in this deal: only the K♥ in King of Hearts "
                 "and the queens in Queens can be."
             )
             rule = "R3" if card == KING_OF_HEARTS else "R4"
-            raise MalformedError.one("not_doubleable", message, rule=rule, field=field)
+            raise MalformedError.one(
+                "not_doubleable", message, rule=rule, field=field, card=card.pretty
+            )
         if mask & card.bit:
             message = f"{card.pretty} is listed twice among the doubled cards."
-            raise MalformedError.one("doubled_twice", message, rule="R3", field=field)
+            raise MalformedError.one(
+                "doubled_twice", message, rule="R3", field=field, card=card.pretty
+            )
         mask |= card.bit
     return mask
 
@@ -190,8 +212,10 @@ def check_trix_position(
             card = cards_of(seen & hand)[0]
             where = "the layout" if layout & card.bit else "another hand"
             message = f"The {card.pretty} held by {_who(seat, names)} is also in {where}."
+            params = {"card": card.pretty, "player": _person(seat, names), "seat": seat}
+            params["variant"] = "in_layout" if layout & card.bit else "in_another_hand"
             raise MalformedError.one(
-                "card_twice", message, rule="R7", field=f"hands.{seat}", card=str(card)
+                "card_twice", message, rule="R7", field=f"hands.{seat}", **params
             )
         seen |= hand
     if seen != FULL_DECK:
@@ -200,24 +224,37 @@ def check_trix_position(
             f"Every card is either laid out or held; {_plural(len(missing), 'card')} "
             f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}) are neither."
         )
-        raise MalformedError.one("cards_missing", message, rule="R7", field="hands")
+        params = {"count": len(missing), "cards": joined("comma", missing[:5])}
+        if len(missing) > 5:
+            params["variant"] = "more"
+        raise MalformedError.one("cards_missing", message, rule="R7", field="hands", **params)
     _out_consistent(hands, out, names)
     if len(out) < 3 and to_play in out:
         message = f"It cannot be {_who(to_play, names)}'s turn: that player is already out."
-        raise IllegalError.one("turn_of_player_out", message, rule="R7", field="to_play")
+        raise IllegalError.one(
+            "turn_of_player_out",
+            message,
+            rule="R7",
+            field="to_play",
+            player=_person(to_play, names),
+            seat=to_play,
+        )
 
 
 def _out_consistent(hands: Sequence[int], out: Sequence[int], names: Names) -> None:
     if len(set(out)) != len(out) or len(out) > 3:
         message = "“out” lists the seats already out, each once, at most three."
-        raise MalformedError.one("out_shape", message, rule="R7", field="out")
+        raise MalformedError.one("out_shape", message, rule="R7", field="out", variant="once")
     for seat, hand in enumerate(hands):
         if (seat in out) != (not hand):
             who = _cap(_who(seat, names))
+            params: dict[str, Any] = {"seat": seat, "player": _person(seat, names, True)}
             if hand:
                 message = (
                     f"{who} is listed as out but still holds {_plural(hand.bit_count(), 'card')}."
                 )
+                params |= {"count": hand.bit_count(), "variant": "holding"}
             else:
                 message = f"{who} holds no card, so he is out: list him in “out”."
-            raise IllegalError.one("out_mismatch", message, rule="R7", field="out", seat=seat)
+                params["variant"] = "empty"
+            raise IllegalError.one("out_mismatch", message, rule="R7", field="out", **params)

@@ -98,7 +98,9 @@ def _tricks(
     broken = body.get("hearts_broken", False)
     if not isinstance(broken, bool):
         message = f"“hearts_broken” must be true or false, not {broken!r}."
-        raise MalformedError.one("bad_hearts_broken", message, rule="R3", field="hearts_broken")
+        raise MalformedError.one(
+            "bad_hearts_broken", message, rule="R3", field="hearts_broken", value=repr(broken)
+        )
     doubled = check_doubled(rules, contracts, parse_cards(body.get("doubled") or [], "doubled"))
     check_trick_position(rules, contracts, hands, trick, leader, broken, names)
     return solve_claim(
@@ -191,7 +193,9 @@ def _claim(raw: object) -> tuple[int, int]:
     score = raw.get("min_score")
     if not isinstance(score, int) or isinstance(score, bool) or abs(score) > 1_000_000:
         message = f"“min_score” must be a whole number of points, not {score!r}."
-        raise MalformedError.one("bad_min_score", message, field="claim.min_score")
+        raise MalformedError.one(
+            "bad_min_score", message, field="claim.min_score", value=repr(score)
+        )
     return seat, score
 
 
@@ -201,7 +205,7 @@ def _time_limit(raw: object) -> float:
     ok = isinstance(raw, int | float) and not isinstance(raw, bool)
     if not ok or not 0 < raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
         message = f"“time_limit” must be a number of seconds above 0 and at most 60, not {raw!r}."
-        raise MalformedError.one("bad_time_limit", message, field="time_limit")
+        raise MalformedError.one("bad_time_limit", message, field="time_limit", value=repr(raw))
     return float(raw)  # type: ignore[arg-type]
 
 
@@ -218,8 +222,9 @@ def _hand_masks(hands: list[list[Card]]) -> list[int]:
         if mask.bit_count() != len(hand):
             card = next(c for i, c in enumerate(hand) if c in hand[:i])
             message = f"{card.pretty} is given twice in seat {seat}'s hand."
+            params = {"card": card.pretty, "seat": seat}
             raise MalformedError.one(
-                "card_twice_in_hand", message, rule="R1", field=f"hands.{seat}"
+                "card_twice_in_hand", message, rule="R1", field=f"hands.{seat}", **params
             )
     return masks
 
@@ -228,9 +233,12 @@ def _only_keys(body: Mapping[str, Any], allowed: set[str], trix: bool) -> None:
     for key in sorted(str(k) for k in body):
         if key in allowed or body[key] in (None, []):
             continue
+        params: dict[str, Any] = {"name": key}
         if key in _TRICK_ONLY | _TRIX_ONLY:
             kind, other = ("Trix", "trick contracts") if trix else ("trick contracts", "Trix")
             message = f"“{key}” is for claims in {other}, not in {kind}."
+            params["variant"] = "trick_field_in_trix" if trix else "trix_field_in_tricks"
         else:
             message = f"“{key}” is not a field of a claim; use " + ", ".join(sorted(allowed)) + "."
-        raise MalformedError.one("unknown_field", message, field=key)
+            params |= {"allowed": ", ".join(sorted(allowed)), "variant": "a_claim"}
+        raise MalformedError.one("unknown_field", message, field=key, **params)

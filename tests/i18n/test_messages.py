@@ -27,7 +27,7 @@ from scorekeeper.game_input import (
 )
 from scorekeeper.history import breaks_later
 from scorekeeper.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
-from scorekeeper.rules import rulings, validation
+from scorekeeper.rules import claim_position, rulings, validation
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, hand_mask, parse_cards
 from scorekeeper.rules.checks import (
@@ -42,6 +42,7 @@ from scorekeeper.rules.checks import (
 from scorekeeper.rules.checks import (
     parse_cards as parse_card_list,
 )
+from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal, random_trix
 from scorekeeper.rules.errors import Problem, RulesError, part
@@ -128,6 +129,7 @@ DYNAMIC: dict[str, Callable[[], set[str]]] = {
         "hand_size",
         "hands_overlap",
     },
+    "claim_position.py:IllegalError.one(code)": lambda: set(claim_position._WHY),
     "trix.py:MalformedError(list)": set,  # inside _malformed: its callers pass literals
     "trix.py:Problem(code)": set,
     "history.py:Problem(Constant)": set,
@@ -159,7 +161,7 @@ def source_codes() -> dict[str, set[Path]]:
                 codes = {arg.value}
             else:
                 where = _describe(path, call, arg)
-                assert where in DYNAMIC or path.name.startswith("claim"), (
+                assert where in DYNAMIC, (
                     f"{where}: a problem code that is not a literal; list its codes in DYNAMIC"
                 )
                 codes = DYNAMIC.get(where, set)()
@@ -179,8 +181,6 @@ def test_every_code_in_the_sources_has_a_template() -> None:
     for key, paths in sorted(found.items()):
         if key in PROBLEMS or any(k.startswith(f"{key}.") for k in PROBLEMS):
             continue
-        if all(p.name.startswith("claim") for p in paths):
-            continue  # the claims modules adopt the conventions later
         missing.append(f"{key} ({', '.join(sorted(p.name for p in paths))})")
     assert not missing, "no template in scorekeeper/messages.py for: " + "; ".join(missing)
 
@@ -406,6 +406,88 @@ def trix_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
             else:
                 mutated["plays"][t] = rng.choice(["ZZ", "X", 3, None])
             yield lambda body=mutated: check_play(body)
+
+
+SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}
+
+
+def claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
+    """A Collections claim by seat 0 (tests/rules/test_claims_api.py), with ``changes``."""
+    base: dict[str, Any] = {
+        "contracts": ["collections"],
+        "king": 0,
+        "hands": SPADES,
+        "current_trick": [],
+        "leader": 0,
+        "claim": {"seat": 0, "min_score": 0},
+        "names": names,
+    }
+    return {**base, **changes}
+
+
+def trix_claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
+    """Rana holds Q♠ 10♠ and plays first, Sami Q♥ 10♥, Omar Q♦ 10♦, Lina the rest."""
+    held = {"QS", "TS", "QH", "TH", "QD", "TD", "JS", "JH", "JD", "JC"}
+    rest = [r + s for s in "SHDC" for r in "AKQJT98765432" if r + s not in held]
+    base: dict[str, Any] = {
+        "contracts": ["trix"],
+        "layout": {"S": ["JS", "JS"], "H": ["JH", "JH"], "D": ["JD", "JD"], "C": ["JC", "JC"]},
+        "hands": {"0": ["QS", "TS"], "1": ["QH", "TH"], "2": ["QD", "TD"], "3": rest},
+        "to_play": 0,
+        "claim": {"seat": 0, "min_score": 200},
+        "names": names,
+    }
+    return {**base, **changes}
+
+
+def claim_cases() -> Iterator[Callable[[], object]]:
+    """Every refusal of the claim check (claims.py, claim_position.py), named and not."""
+    dealt = trix_claim_body(None)["hands"]
+    rest = dealt["3"]
+    empty = {"0": ["QS", "TS"], "1": [], "2": ["QD", "TD"], "3": [*rest, "QH", "TH"]}
+    for names in (None, NAMES):
+        bodies = [
+            claim_body(names, claim=[0, 0]),
+            claim_body(names, claim={"seat": 0, "min_score": 0.5}),
+            claim_body(names, time_limit=61),
+            claim_body(names, time_limit=True),
+            claim_body(names, hearts_broken="yes"),
+            claim_body(names, dealer=1),
+            claim_body(names, to_play=1),
+            claim_body(names, current_trick=["4S", "5S", "6S", "7S"]),
+            claim_body(names, hands={**SPADES, "1": ["AS", "2S"]}),
+            claim_body(names, hands={**SPADES, "1": ["AS", "AS"]}),
+            claim_body(names, hands={**SPADES, "0": ["3S"]}, current_trick=["3S"]),
+            claim_body(names, hands={**SPADES, "2": ["QS"]}),
+            claim_body(names, hands={**SPADES, "2": ["QS", "JS", "8S"]}),
+            claim_body(names, current_trick=["4S"]),
+            claim_body(names, current_trick=["4S", "5S"], hands={**SPADES, "1": ["AS"]}),
+            claim_body(names, hands={**SPADES, "0": [r + "H" for r in "AKQJT98765432"] + ["2C"]}),
+            claim_body(names, doubled=["KH"]),
+            claim_body(names, contracts=["king"], doubled=["KH", "KH"]),
+            claim_body(names, rules={"doubling": False}, contracts=["king"], doubled=["KH"]),
+            trix_claim_body(names, leader=1),
+            trix_claim_body(names, layout={"S": ["TS", "JS"]}),
+            trix_claim_body(names, hands={**dealt, "1": ["QH", "QS"]}),
+            trix_claim_body(names, hands={**dealt, "3": ["AS"]}),
+            trix_claim_body(names, hands={**dealt, "3": rest[1:]}),
+            trix_claim_body(names, out="1"),
+            trix_claim_body(names, out=[1, 1]),
+            trix_claim_body(names, out=[1]),
+            trix_claim_body(names, hands=empty),
+            trix_claim_body(names, hands=empty, out=[1], to_play=1),
+        ]
+        for rules, contracts, hands, trick in (
+            ({}, ["collections"], {"0": ["3S"], "1": ["KS"]}, ["2S", "2H"]),
+            ({"heart_lead": "only_hearts"}, ["king"], {"0": ["3S"], "1": ["KS", "AS"]}, ["2H"]),
+            ({"heart_lead": "broken"}, ["king"], {"0": ["3S"], "1": ["KS", "AS"]}, ["2H"]),
+            ({"penalty_discard": True}, ["diamonds"], {"0": ["3S"], "1": ["2D"]}, ["2S", "KH"]),
+        ):
+            seats = {**hands, "2": ["QS", "JS"], "3": ["TS", "9S"]}
+            changes = {"rules": rules, "contracts": contracts, "current_trick": trick}
+            bodies.append(claim_body(names, hands=seats, **changes))
+        for body in bodies:
+            yield lambda b=body: check_claim(b)
 
 
 def rule_set_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
@@ -648,6 +730,7 @@ def corpus() -> list[Problem]:
         *deal_cases(rng),
         *game_cases(),
         *request_cases(),
+        *claim_cases(),
     ]
     return [problem for thunk in thunks for problem in errors_of(thunk)]
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import copy
+import io
 import time
+from functools import cache
 from typing import Any
 
 import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
 from flask.testing import FlaskClient
 
+from scorekeeper import PROJECT_ROOT
+from scorekeeper.messages import english, translate_problem
 from scorekeeper.rules.checks import CHECKS, guess_kind
 from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
@@ -325,3 +332,31 @@ def test_the_route_serves_claims(client: FlaskClient) -> None:
     refused = client.post("/api/v1/check/claim", json=body(leader=9))
     assert refused.status_code == 422
     assert refused.get_json()["errors"][0]["field"] == "leader"
+
+
+@cache
+def arabic() -> Translations:
+    """The Arabic catalogue, compiled from its .po (the .mo files are build output)."""
+    path = PROJECT_ROOT / "translations" / "ar" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="ar")
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+@pytest.mark.parametrize(
+    ("name", "request_body", "kind", "field", "code"), BAD, ids=[b[0] for b in BAD]
+)
+def test_bad_bodies_are_refused_in_arabic_too(
+    name: str, request_body: dict[str, Any], kind: type[RulesError], field: str, code: str
+) -> None:
+    """Each refusal's params rebuild its English message, so it is said in Arabic too."""
+    with pytest.raises(RulesError) as caught:
+        check_claim(request_body)
+    for problem in caught.value.problems:
+        assert english(problem.key, problem.params) == problem.message
+        said = translate_problem(problem, arabic())
+        assert said != problem.message
+        assert any("\u0600" <= ch <= "\u06ff" for ch in said), said
