@@ -62,6 +62,8 @@ from scorekeeper.rules.tricks import illegal_reason, replay_tricks
 from scorekeeper.rules.trix import Layout, play, replay_trix
 from scorekeeper.rules.validation import validate_captures
 from scorekeeper.rules.wire import parse_seat
+from tests.rules.test_claims_api import SPADES, trix_body
+from tests.rules.test_claims_api import body as claims_body
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 K, Q, D, C, T = (
@@ -408,36 +410,14 @@ def trix_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
             yield lambda body=mutated: check_play(body)
 
 
-SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}
-
-
 def claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
     """A Collections claim by seat 0 (tests/rules/test_claims_api.py), with ``changes``."""
-    base: dict[str, Any] = {
-        "contracts": ["collections"],
-        "king": 0,
-        "hands": SPADES,
-        "current_trick": [],
-        "leader": 0,
-        "claim": {"seat": 0, "min_score": 0},
-        "names": names,
-    }
-    return {**base, **changes}
+    return claims_body(names=names, **changes)
 
 
 def trix_claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
     """Rana holds Q♠ 10♠ and plays first, Sami Q♥ 10♥, Omar Q♦ 10♦, Lina the rest."""
-    held = {"QS", "TS", "QH", "TH", "QD", "TD", "JS", "JH", "JD", "JC"}
-    rest = [r + s for s in "SHDC" for r in "AKQJT98765432" if r + s not in held]
-    base: dict[str, Any] = {
-        "contracts": ["trix"],
-        "layout": {"S": ["JS", "JS"], "H": ["JH", "JH"], "D": ["JD", "JD"], "C": ["JC", "JC"]},
-        "hands": {"0": ["QS", "TS"], "1": ["QH", "TH"], "2": ["QD", "TD"], "3": rest},
-        "to_play": 0,
-        "claim": {"seat": 0, "min_score": 200},
-        "names": names,
-    }
-    return {**base, **changes}
+    return trix_body(names=names, **changes)
 
 
 def claim_cases() -> Iterator[Callable[[], object]]:

@@ -312,9 +312,13 @@ BAD: list[tuple[str, dict[str, Any], type[RulesError], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
+BAD_BODIES = pytest.mark.parametrize(
     ("name", "request_body", "kind", "field", "code"), BAD, ids=[b[0] for b in BAD]
 )
+"""Every refused body of ``BAD``, with what it must be refused as."""
+
+
+@BAD_BODIES
 def test_bad_bodies_are_refused(
     name: str, request_body: dict[str, Any], kind: type[RulesError], field: str, code: str
 ) -> None:
@@ -346,9 +350,7 @@ def arabic() -> Translations:
     return Translations(compiled)
 
 
-@pytest.mark.parametrize(
-    ("name", "request_body", "kind", "field", "code"), BAD, ids=[b[0] for b in BAD]
-)
+@BAD_BODIES
 def test_bad_bodies_are_refused_in_arabic_too(
     name: str, request_body: dict[str, Any], kind: type[RulesError], field: str, code: str
 ) -> None:
