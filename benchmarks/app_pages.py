@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
-from sqlalchemy import event  # noqa: E402
 
 from scorekeeper import create_app, game_store  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from tests.sql import sql_statements  # noqa: E402
 
 ORIGIN = "http://localhost"
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
@@ -135,25 +135,9 @@ class Player:
 # --- (a) SQL queries ---------------------------------------------------------------------
 
 
-@contextmanager
-def counting(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-
-
 def queries_of(player: Player, url: str) -> list[str]:
     player.client.get(url)  # warm: connection opened, caches filled
-    with counting(player.app) as statements:
+    with sql_statements(player.app) as statements:
         response = player.client.get(url)
     assert response.status_code == 200, url
     return statements
@@ -313,7 +297,7 @@ def replays_counted() -> Iterator[list[float]]:
 def anatomy(player: Player) -> None:
     """Where one recording goes: SQL statements and log replays, over a whole game."""
     game_id = player.new_game()
-    with counting(player.app) as statements, replays_counted() as replays:
+    with sql_statements(player.app) as statements, replays_counted() as replays:
         for n in range(1, len(DEALS) + 1):
             player.record(game_id, n)
     per = len(DEALS)

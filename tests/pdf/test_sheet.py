@@ -9,13 +9,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from scorekeeper import pdf, services
-from scorekeeper.extensions import db
 from scorekeeper.game_store import REPLAYS
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.sheet import number
+from tests.sql import sql_statements
 
 Play = Callable[..., services.LoadedGame]
 A4 = (595, 842)
@@ -238,17 +237,9 @@ def test_sheet_loads_the_game_once_with_a_constant_number_of_queries(
     get_sheet(client, short.id, "?paper=letter")  # first connection set-up, not counted
     counts = []
     for loaded in (short, long):
-        statements: list[str] = []
-
-        def count(*args: Any, statements: list[str] = statements) -> None:
-            statements.append(args[2])
-
         REPLAYS.clear()  # the cold path: the game's head, its row, then its log
-        event.listen(db.engine, "before_cursor_execute", count)
-        try:
+        with sql_statements(app) as statements:
             assert get_sheet(client, loaded.id).status_code == 200
-        finally:
-            event.remove(db.engine, "before_cursor_execute", count)
         counts.append(len(statements))
     assert calls == [short.id, short.id, long.id]  # one load per download
     assert counts[0] == counts[1] == 3  # version and token, the game with its seats, its log

@@ -5,17 +5,15 @@ from __future__ import annotations
 import doctest
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from scorekeeper import game_store, live
-from scorekeeper.extensions import db
 from tests.conftest import postgres_schema_app
+from tests.sql import sql_statements
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
@@ -26,23 +24,6 @@ KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doub
 def new_game(client: FlaskClient) -> tuple[str, dict[str, str]]:
     answer = client.post(f"{API}/games", json={"players": PLAYERS}).get_json()
     return answer["id"], {"Authorization": f"Bearer {answer['edit_token']}"}
-
-
-@contextmanager
-def statements(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run inside the block."""
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 @pytest.fixture
@@ -62,7 +43,7 @@ def test_version_poll_answers_304_with_no_body_when_unchanged(
     first = client.get(f"/games/{game_id}/version")
     assert first.status_code == 200 and first.headers["ETag"] == '"1"'
     assert first.get_json() == {"version": 1, "deals_played": 0, "finished": False, "change": None}
-    with statements(app) as seen:
+    with sql_statements(app) as seen:
         again = client.get(f"/games/{game_id}/version", headers={"If-None-Match": '"1"'})
     assert again.status_code == 304 and again.data == b""
     assert again.headers["ETag"] == '"1"' and "no-cache" in again.headers["Cache-Control"]

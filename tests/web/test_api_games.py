@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
+from tests.sql import sql_statements
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
@@ -364,17 +364,9 @@ def test_a_whole_game_through_the_api(table: Table) -> None:
 
 
 def queries_for(app: Flask, action: Callable[[], TestResponse]) -> int:
-    statements: list[str] = []
-
-    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
     db.session.remove()
-    event.listen(db.engine, "before_cursor_execute", before)
-    try:
+    with sql_statements(app) as statements:
         assert action().status_code == 200
-    finally:
-        event.remove(db.engine, "before_cursor_execute", before)
     return len(statements)
 
 

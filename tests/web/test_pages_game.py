@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 from werkzeug.test import TestResponse
 
 from scorekeeper import services
-from scorekeeper.extensions import db
 from scorekeeper.game_store import REPLAYS
+from tests.sql import sql_statements
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 PAGE_BUDGET = 60_000
@@ -100,35 +97,19 @@ def test_game_page_weight_is_within_budget(client: FlaskClient) -> None:
     assert weight < PAGE_BUDGET, weight
 
 
-@contextmanager
-def count_queries(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
-
-
 def test_game_page_queries_do_not_grow_with_the_deals(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client)
     REPLAYS.clear()  # the cold path: the log is read and replayed
-    with count_queries(app) as empty:
+    with sql_statements(app) as empty:
         client.get(f"/games/{game_id}")
     play_full_game(client, game_id)
     REPLAYS.clear()
-    with count_queries(app) as full:
+    with sql_statements(app) as full:
         client.get(f"/games/{game_id}")
     selects = [s for s in full if s.lstrip().upper().startswith("SELECT")]
     assert len(selects) <= QUERY_BUDGET, full
     assert len(full) == len(empty), (empty, full)
-    with count_queries(app) as warm:  # replayed once already: the log is not read again
+    with sql_statements(app) as warm:  # replayed once already: the log is not read again
         client.get(f"/games/{game_id}")
     assert len(warm) < len(full), warm
     assert not any("log_entries" in statement for statement in warm)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 
 from scorekeeper import models, services
 from scorekeeper.extensions import db
@@ -23,6 +23,7 @@ from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, S
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from tests.conftest import postgres_schema_app
+from tests.sql import sql_statements
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 K, Q, D, C, T = (
@@ -540,17 +541,9 @@ def test_two_phones_without_a_version_the_contract_is_played_once(db_app: Flask)
 
 
 def count_statements(action: Callable[[], object]) -> list[str]:
-    statements: list[str] = []
-
-    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
     db.session.remove()
-    event.listen(db.engine, "before_cursor_execute", before)
-    try:
+    with sql_statements() as statements:
         action()
-    finally:
-        event.remove(db.engine, "before_cursor_execute", before)
     return statements
 
 
