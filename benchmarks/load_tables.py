@@ -31,8 +31,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +47,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
+
+from tests.server.serving import create_schema, fresh_database, start_server  # noqa: E402
 
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
 CONTRACT_CAPTURES: dict[str, dict[str, Any]] = {
@@ -286,65 +286,15 @@ def lost_deals(port: int, stats: Stats) -> tuple[int, int]:
 # --- servers ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def create_schema(url: str) -> None:
-    from scorekeeper import create_app
-    from scorekeeper.extensions import db
-
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "load"})
-    with app.app_context():
-        db.create_all()
-        db.engine.dispose()
-
-
 @contextmanager
 def gunicorn(url: str, workdir: Path) -> Iterator[int]:
     """The app under gunicorn (gunicorn.conf.py defaults), stopped afterwards."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "SECRET_KEY": "load-benchmark",
-        "RATELIMIT_ENABLED": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_ACCESS_LOG": "",
-    }
-    log = (workdir / f"gunicorn-{port}.log").open("wb")
-    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "wsgi:app"]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
+    log = workdir / f"gunicorn-{uuid.uuid4().hex[:6]}.log"
+    server = start_server(url, log, workers=None, threads=None, env={"GUNICORN_ACCESS_LOG": ""})
     try:
-        wait_until_up(port, process)
-        yield port
+        yield int(server.url.rsplit(":", 1)[1])
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-        log.close()
-
-
-def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("gunicorn exited; see its log")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/help")
-            if conn.getresponse().status == 200:
-                conn.close()
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("gunicorn did not start")
+        server.stop()
 
 
 @contextmanager
@@ -358,30 +308,11 @@ def sqlite_database(workdir: Path) -> Iterator[tuple[str, str]]:
 def postgres_database(workdir: Path) -> Iterator[tuple[str, str]]:
     given = os.environ.get("TEST_DATABASE_URL", "")
     if given:
-        with fresh_database(given) as url:
+        with fresh_database(given, "load") as url:
             yield url, "PostgreSQL from TEST_DATABASE_URL (its own durability settings)"
         return
-    with throwaway_postgres(workdir) as admin_url, fresh_database(admin_url) as url:
+    with throwaway_postgres(workdir) as admin_url, fresh_database(admin_url, "load") as url:
         yield url, "throwaway PostgreSQL (default durability: fsync on)"
-
-
-@contextmanager
-def fresh_database(admin_url: str) -> Iterator[str]:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    name = f"load_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
-    try:
-        create_schema(url)
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _as_postgres(command: list[str]) -> list[str]:

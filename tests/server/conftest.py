@@ -1,163 +1,19 @@
 """A real server for the tests: the app under gunicorn (gunicorn.conf.py) on loopback.
 
-``serve(database_url)`` starts ``python -m gunicorn -c gunicorn.conf.py
-wsgi:app`` on a free 127.0.0.1 port, in its own process group (so that a
-test can kill the master and its workers at once), with rate limits off: all
-the simulated phones share one loopback address. ``sqlite_url`` and
+``serve(database_url)`` starts the app under gunicorn on a free 127.0.0.1 port
+(tests/server/serving.py) and stops it after the test. ``sqlite_url`` and
 ``postgres_url`` give each test a fresh database with the schema created.
 """
 
 from __future__ import annotations
 
-import contextlib
-import http.client
-import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
-
-ROOT = Path(__file__).resolve().parents[2]
-PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
-START_TIMEOUT = 90.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def create_schema(database_url: str) -> None:
-    """The app's tables in an empty database."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "schema"})
-    with app.app_context():
-        db.create_all()
-        db.engine.dispose()
-
-
-@dataclass
-class Server:
-    """A gunicorn process group serving the app; ``url`` is its base address."""
-
-    url: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def kill(self, sig: int = signal.SIGKILL) -> None:
-        """Signal the master and every worker at once (they share a process group)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, sig)
-
-    def stop(self) -> None:
-        self.kill(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.kill(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def client(self) -> Client:
-        """A new keep-alive connection to this server (one per thread)."""
-        return Client(int(self.url.rsplit(":", 1)[1]))
-
-
-def start_server(database_url: str, log: Path, workers: int = 3, threads: int = 4) -> Server:
-    """Start gunicorn and wait until it answers."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "server-tests",
-        "RATELIMIT_ENABLED": "0",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(workers),
-        "GUNICORN_THREADS": str(threads),
-    }
-    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "wsgi:app"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    _wait_ready(server, port)
-    return server
-
-
-def _wait_ready(server: Server, port: int) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited:\n{server.log_text()}")
-        try:
-            status, _, _ = Client(port).call("GET", "/help")
-            if status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    server.stop()
-    raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s:\n{server.log_text()}")
-
-
-@dataclass
-class Client:
-    """One keep-alive HTTP connection (use one per thread); JSON in, JSON out."""
-
-    port: int
-    timeout: float = 30.0
-    conn: http.client.HTTPConnection | None = field(default=None, repr=False)
-
-    def call(
-        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-    ) -> tuple[int, dict[str, str], Any]:
-        """(status, headers, parsed JSON body or None)."""
-        data = None if body is None else json.dumps(body).encode()
-        head = {"Content-Type": "application/json", **(headers or {})}
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
-            try:
-                self.conn.request(method, path, body=data, headers=head)
-                response = self.conn.getresponse()
-                raw = response.read()
-                break
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-                self.close()  # a keep-alive connection the server closed: the request
-                if attempt == 2 or method != "GET":  # was not processed; retry only GETs
-                    raise
-        parsed = (
-            json.loads(raw) if raw and "json" in response.getheader("Content-Type", "") else None
-        )
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-    def new_game(self, **body: Any) -> tuple[str, str, dict[str, Any]]:
-        """(id, edit token, state) of a game created through the API."""
-        status, _, answer = self.call("POST", "/api/v1/games", {"players": PLAYERS, **body})
-        assert status == 201, answer
-        return answer["id"], answer["edit_token"], answer["game"]
+from tests.server.serving import Server, create_schema, fresh_database, start_server
 
 
 @pytest.fixture
@@ -170,18 +26,8 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture
 def postgres_url(test_database_url: str) -> Iterator[str]:
     """A fresh PostgreSQL database (dropped afterwards) on the test server."""
-    name = f"sk_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(test_database_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(test_database_url).set(database=name).render_as_string(hide_password=False)
-    try:
-        create_schema(url)
+    with fresh_database(test_database_url) as url:
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

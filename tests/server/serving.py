@@ -1,0 +1,194 @@
+"""A real server: the app under gunicorn (gunicorn.conf.py) on loopback, and its databases.
+
+Shared by the server tests (tests/server/conftest.py) and benchmarks/load_tables.py;
+no pytest here. ``start_server`` runs ``python -m gunicorn -c gunicorn.conf.py
+wsgi:app`` on a free 127.0.0.1 port in its own process group (so that a test can
+kill the master and its workers at once), with rate limits off: all the simulated
+phones share one loopback address.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
+START_TIMEOUT = 90.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def create_schema(database_url: str) -> None:
+    """The app's tables in an empty database."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "schema"})
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+
+
+@dataclass
+class Server:
+    """A gunicorn process group serving the app; ``url`` is its base address."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the master and every worker at once (they share a process group)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+
+    def stop(self) -> None:
+        self.kill(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def client(self) -> Client:
+        """A new keep-alive connection to this server (one per thread)."""
+        return Client(int(self.url.rsplit(":", 1)[1]))
+
+
+def start_server(
+    database_url: str,
+    log: Path,
+    workers: int | None = 3,
+    threads: int | None = 4,
+    env: dict[str, str] | None = None,
+) -> Server:
+    """Start gunicorn and wait until it answers.
+
+    ``workers``/``threads`` None: gunicorn.conf.py's own defaults; ``env`` adds settings.
+    """
+    port = free_port()
+    settings = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "server-tests",
+        "RATELIMIT_ENABLED": "0",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        **(env or {}),
+    }
+    if workers is not None:
+        settings["WEB_CONCURRENCY"] = str(workers)
+    if threads is not None:
+        settings["GUNICORN_THREADS"] = str(threads)
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "wsgi:app"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=settings,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    _wait_ready(server, port)
+    return server
+
+
+def _wait_ready(server: Server, port: int) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited:\n{server.log_text()}")
+        try:
+            status, _, _ = Client(port).call("GET", "/help")
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    server.stop()
+    raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s:\n{server.log_text()}")
+
+
+@dataclass
+class Client:
+    """One keep-alive HTTP connection (use one per thread); JSON in, JSON out."""
+
+    port: int
+    timeout: float = 30.0
+    conn: http.client.HTTPConnection | None = field(default=None, repr=False)
+
+    def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], Any]:
+        """(status, headers, parsed JSON body or None)."""
+        data = None if body is None else json.dumps(body).encode()
+        head = {"Content-Type": "application/json", **(headers or {})}
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+            try:
+                self.conn.request(method, path, body=data, headers=head)
+                response = self.conn.getresponse()
+                raw = response.read()
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.close()  # a keep-alive connection the server closed: the request
+                if attempt == 2 or method != "GET":  # was not processed; retry only GETs
+                    raise
+        parsed = (
+            json.loads(raw) if raw and "json" in response.getheader("Content-Type", "") else None
+        )
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def new_game(self, **body: Any) -> tuple[str, str, dict[str, Any]]:
+        """(id, edit token, state) of a game created through the API."""
+        status, _, answer = self.call("POST", "/api/v1/games", {"players": PLAYERS, **body})
+        assert status == 201, answer
+        return answer["id"], answer["edit_token"], answer["game"]
+
+
+@contextlib.contextmanager
+def fresh_database(admin_url: str, prefix: str = "sk") -> Iterator[str]:
+    """A new PostgreSQL database with the app's tables, on the server of ``admin_url``;
+    dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    try:
+        create_schema(url)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
