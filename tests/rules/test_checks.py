@@ -82,6 +82,8 @@ def test_r7_plays_read_cards_and_passes() -> None:
     with pytest.raises(MalformedError) as caught:
         parse_plays(["JH", "skip", 7])
     assert [p.field for p in caught.value.problems] == ["plays.1", "plays.2"]
+    with pytest.raises(MalformedError):
+        parse_plays("JH pass")
 
 
 def test_r7_trix_without_hands_when_complete() -> None:

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, cards_of, hand_mask, parse_cards
-from scorekeeper.rules.checks import parse_plays
 from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.errors import IllegalError, MalformedError
 from scorekeeper.rules.ruleset import RuleSet, Starter, TrixRevoke
@@ -380,20 +379,6 @@ def test_r1_hands_must_be_four_times_thirteen_distinct_cards(
     hands: list[list[Card]], code: str, field: str, message: str
 ) -> None:
     assert malformed(suit_record(0), hands) == (code, field, message)
-
-
-def test_parse_plays_reads_cards_and_passes() -> None:
-    assert parse_plays(["JH", "pass", "10♦", "PASS"]) == [
-        Card.parse("JH"),
-        None,
-        Card.parse("TD"),
-        None,
-    ]
-    with pytest.raises(MalformedError) as caught:
-        parse_plays(["JH", "skip", 7])
-    assert [p.field for p in caught.value.problems] == ["plays.1", "plays.2"]
-    with pytest.raises(MalformedError):
-        parse_plays("JH pass")
 
 
 # --- properties --------------------------------------------------------------------------------
