@@ -29,6 +29,7 @@ from scorekeeper.rules.deals import deal_hands, random_deal, random_revoke_deal,
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trix import first_player, frontier
+from tests.web.pages import new_game
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 NAMES_DEFAULT = ["Player 1", "Player 2", "Player 3", "Player 4"]
@@ -36,15 +37,6 @@ KING_ONLY_HEART = "KH AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
 TWO_HEARTS = "KH QH AS KS QS JS TS 9S 8S 7S 6S 5S 4S"
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def new_game(client: FlaskClient, first_king: int = 0, **fields: str) -> str:
-    """Start a game through the form; returns its id (this client may edit it)."""
-    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-    data.update({"first_king": str(first_king), "preset": "standard", **fields})
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return response.headers["Location"].rsplit("/", 1)[-1]
 
 
 def html(response: TestResponse) -> str:

@@ -21,17 +21,9 @@ from flask.testing import FlaskClient
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.web.fragments import FragmentCache, fragment_cache
+from tests.web.pages import NAMES, new_game
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 KING = {"kh_taker": "1", "kh_doubled_by": ""}
-
-
-def new_game(client: FlaskClient, preset: str = "standard") -> str:
-    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-    data.update({"first_king": "0", "preset": preset})
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302
-    return response.headers["Location"].rsplit("/", 1)[-1]
 
 
 def post(client: FlaskClient, url: str, data: dict[str, Any], game_id: str) -> None:

@@ -13,34 +13,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 from scorekeeper import services
 from scorekeeper.extensions import db
+from tests.web.pages import NAMES, html, new_game, post_deal, version
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-
-# --- helpers (each test_pages_*.py module keeps its own small copy) ------------------------
-
-
-def new_game(client: FlaskClient, first_king: int = 0, **fields: str) -> str:
-    """Start a game through the form; returns its id (this client may edit it)."""
-    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-    data.update({"first_king": str(first_king), "preset": "standard", **fields})
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return response.headers["Location"].rsplit("/", 1)[-1]
-
-
-def version(game_id: str) -> int:
-    return services.load_game(game_id).version
-
-
-def post_deal(
-    client: FlaskClient, game_id: str, contracts: str, data: dict[str, Any], **extra: Any
-) -> TestResponse:
-    body = {"version": str(version(game_id)), **data, **extra}
-    return client.post(f"/games/{game_id}/deals/new?contracts={contracts}", data=body)
+# --- helpers -------------------------------------------------------------------------------
 
 
 DEALS: dict[str, dict[str, Any]] = {
@@ -57,11 +35,6 @@ SCORES = {
     "collections": [-15, -30, -60, -90],
     "trix": [150, 50, 200, 100],
 }
-
-
-def html(response: TestResponse) -> str:
-    """The page, without the <bdi> that set players' names apart (issue 7): text as read."""
-    return re.sub(r"</?bdi[^>]*>", "", response.get_data(as_text=True))
 
 
 def errors_at(page: str, name: str) -> str:

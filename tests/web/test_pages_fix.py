@@ -2,42 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 from scorekeeper import services
+from tests.web.pages import html, new_game, post_deal, version
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 TRIX = {"trix-0": "2", "trix-1": "0", "trix-2": "3", "trix-3": "1"}
 KING = {"kh_taker": "1", "kh_doubled_by": ""}
-
-
-def new_game(client: FlaskClient, **fields: str) -> str:
-    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-    data.update({"first_king": "0", "preset": "standard", **fields})
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302
-    return response.headers["Location"].rsplit("/", 1)[-1]
-
-
-def version(game_id: str) -> int:
-    return services.load_game(game_id).version
-
-
-def post_deal(
-    client: FlaskClient, game_id: str, contracts: str, data: dict[str, Any]
-) -> TestResponse:
-    body = {"version": str(version(game_id)), **data}
-    return client.post(f"/games/{game_id}/deals/new?contracts={contracts}", data=body)
-
-
-def html(response: TestResponse) -> str:
-    """The page, without the <bdi> that set players' names apart (issue 7): text as read."""
-    return re.sub(r"</?bdi[^>]*>", "", response.get_data(as_text=True))
 
 
 # --- undo ------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask
@@ -12,31 +11,19 @@ from werkzeug.test import TestResponse
 from scorekeeper import services
 from scorekeeper.game_store import REPLAYS
 from tests.sql import sql_statements
+from tests.web import pages
+from tests.web.pages import html, new_game
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 PAGE_BUDGET = 60_000
 """The game page with all its CSS and JavaScript, uncompressed, in bytes."""
 QUERY_BUDGET = 4
 
 
-def read(response: TestResponse) -> str:
-    """The page, without the <bdi> that set players' names apart (issue 7): text as read."""
-    return re.sub(r"</?bdi[^>]*>", "", response.get_data(as_text=True))
-
-
-def new_game(client: FlaskClient, **fields: str) -> str:
-    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-    data.update({"first_king": "0", "preset": "standard", **fields})
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302
-    return response.headers["Location"].rsplit("/", 1)[-1]
-
-
 def post_deal(
     client: FlaskClient, game_id: str, contracts: str, data: dict[str, Any]
 ) -> TestResponse:
-    body = {"version": str(services.load_game(game_id).version), **data}
-    response = client.post(f"/games/{game_id}/deals/new?contracts={contracts}", data=body)
+    """Record a deal through its form; it must be accepted."""
+    response = pages.post_deal(client, game_id, contracts, data)
     assert response.status_code == 302, response.get_data(as_text=True)
     return response
 
@@ -70,7 +57,7 @@ def test_a_whole_game_through_the_forms(client: FlaskClient) -> None:
     assert loaded.game.deals_played == 20 and loaded.game.finished
     assert loaded.game.totals == (280, -515, 340, -105)
     assert [k.king for k in loaded.game.kingdoms] == [0, 1, 2, 3]
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     assert "Game over" in page
     assert "Omar wins." in page
     assert page.count('Total <span class="ok"') == 4  # every kingdom adds up to 0 (R11)
@@ -81,7 +68,7 @@ def test_a_whole_game_through_the_forms(client: FlaskClient) -> None:
         assert total in final
     assert 'data-testid="contract-' not in page  # nothing left to play
     assert all(f'id="deal-{n}"' in page for n in range(1, 21))
-    home = read(client.get("/"))
+    home = html(client.get("/"))
     assert f'data-testid="game-{game_id}"' in home.split('data-testid="games-finished"')[1]
 
 
@@ -126,14 +113,14 @@ def test_a_tie_needs_an_extra_deal_that_decides(client: FlaskClient) -> None:
     ]
     for contract, data in deals:
         post_deal(client, game_id, contract, data)
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     assert "Tie for first place" in page
     assert "Sami &amp; Omar are tied for first place" in page
     assert "One extra deal decides (R12)" in page
     for contract in ("king", "queens", "diamonds", "collections", "trix"):
         assert f'data-testid="contract-{contract}"' in page  # any contract may decide
     post_deal(client, game_id, "king", {"kh_taker": "2", "kh_doubled_by": ""})
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     assert "Sami wins." in page and "broken by an extra deal (R12)" in page
     assert "Tie-break deals (R12)" in page
 
@@ -151,14 +138,14 @@ def test_trix_first_places_break_a_tie(client: FlaskClient) -> None:
         post_deal(client, game_id, contract, data)
     loaded = services.load_game(game_id)
     assert loaded.game.totals == (-95, 75, 75, -55)
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     assert "Sami wins." in page and "broken by Trix first places (R12)" in page
 
 
 def test_partnership_shows_team_totals_and_team_winner(client: FlaskClient) -> None:
     game_id = new_game(client, preset="partnership")
     play_full_game(client, game_id)
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     teams = page.split('data-testid="team-totals"')[1].split("</div>\n</div>")[0]
     assert "Rana &amp; Omar" in teams and "620" in teams and "−620" in teams
     assert "Rana &amp; Omar win." in page
@@ -170,7 +157,7 @@ def test_non_zero_sum_rules_are_flagged_and_checked_against_their_totals(
     game_id = new_game(client, trix_tail="minus")
     for contract, data in KINGDOM:
         post_deal(client, game_id, contract, data)
-    page = read(client.get(f"/games/{game_id}"))
+    page = html(client.get(f"/games/{game_id}"))
     assert "These house rules are not zero-sum" in page
     assert "a kingdom adds up to −100, not 0" in page
     assert "✓ −100" in page
