@@ -26,18 +26,11 @@ from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import score_deal
+from tests.common import NAMES, C, D, K, Q, T
 
 pytestmark = pytest.mark.browser
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 FIRST_KING = 1  # Sami holds the 7♥: kings are Sami, Omar, Lina, Rana (R2, to the right)
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
 QUEEN_KEYS = ("qs", "qh", "qd", "qc")
 WIDTH = 390
 Shoot = Callable[[str], Path]

@@ -62,17 +62,10 @@ from scorekeeper.rules.tricks import illegal_reason, replay_tricks
 from scorekeeper.rules.trix import Layout, play, replay_trix
 from scorekeeper.rules.validation import validate_captures
 from scorekeeper.rules.wire import parse_seat
+from tests.common import NAMES, C, D, K, Q, T
 from tests.rules.test_claims_api import SPADES, trix_body
 from tests.rules.test_claims_api import body as claims_body
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
 NO_DOUBLING = RuleSet(doubling=False)
 ANY = RuleSet(combination=Combination.ANY)
 

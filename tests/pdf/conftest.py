@@ -23,17 +23,10 @@ from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from tests.common import NAMES, C, D, K, Q, T
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 ARABIC_NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "pdf"
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
 
 
 TRIX_ORDERS = ((2, 0, 3, 1), (0, 1, 2, 3), (1, 3, 0, 2), (2, 3, 1, 0))

@@ -24,16 +24,7 @@ from scorekeeper.rules.ruleset import (
     Tiebreak,
     Values,
 )
-
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
-
+from tests.common import NAMES, C, D, K, Q, T
 
 # --- building deals -------------------------------------------------------------------
 

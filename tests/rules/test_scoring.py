@@ -23,15 +23,8 @@ from scorekeeper.rules.scoring import (
     team_totals,
     zero_sum_report,
 )
+from tests.common import NAMES, C, D, K, Q, T
 
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 DOUBLE = RuleSet(doubled_self_capture=SelfCapture.DOUBLE)
 INVERTED_TAIL = Values(trix=(200, 150, 100, -50))
 ANY = RuleSet(combination=Combination.ANY)

@@ -11,15 +11,8 @@ from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.errors import IllegalError
 from scorekeeper.rules.ruleset import Combination, RuleSet
 from scorekeeper.rules.validation import join_words, seat_name, validate_captures
+from tests.common import NAMES, C, D, K, Q, T
 
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
 NO_DOUBLING = RuleSet(doubling=False)
 
 

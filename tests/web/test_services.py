@@ -18,22 +18,12 @@ from sqlalchemy import func, select
 from scorekeeper import models, services
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Capture, Captures
-from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, StateError
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from tests.common import NAMES, C, D, K, Q, T
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
-
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-K, Q, D, C, T = (
-    Contract.KING,
-    Contract.QUEENS,
-    Contract.DIAMONDS,
-    Contract.COLLECTIONS,
-    Contract.TRIX,
-)
-
 
 # --- fixtures ------------------------------------------------------------------------------
 
