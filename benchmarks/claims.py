@@ -33,9 +33,8 @@ from scorekeeper.rules.claim_core import ClaimResult
 from scorekeeper.rules.claim_search import solve_claim
 from scorekeeper.rules.claim_trix import solve_trix_claim
 from scorekeeper.rules.contracts import TRICK_CONTRACTS
-from scorekeeper.rules.deals import random_deal
+from scorekeeper.rules.deals import random_cut_deal
 from scorekeeper.rules.ruleset import Combination, RuleSet
-from scorekeeper.rules.trickplay import breaks_hearts, first_leader, plan_for, trick_winner
 from scorekeeper.rules.trix import Layout, frontier
 
 Claim = Callable[[float], ClaimResult]
@@ -46,17 +45,9 @@ def trick_claim(rng: random.Random, n: int, cards: int) -> Claim:
     """The ``n``-th trick-contract claim with ``cards`` cards per hand still to play."""
     contracts = (TRICK_CONTRACTS[n % 4],) if n % 5 != 4 else TRICK_CONTRACTS
     rules = RuleSet(combination=Combination.ANY, penalty_discard=n % 2 == 1)
-    king = rng.randrange(4)
-    dealt, tricks = random_deal(rng, rules, contracts, king)
-    leader, broken, hands = first_leader(plan_for(rules, contracts), king), False, list(dealt)
-    for trick in tricks[: 13 - cards]:
-        for i, card in enumerate(trick):
-            hands[(leader + i) & 3] ^= 1 << card
-        broken = broken or breaks_hearts(trick)
-        leader = trick_winner(leader, trick)
-    current = tricks[13 - cards][: rng.randrange(4)] if n % 3 == 0 and cards < 13 else []
-    for i, card in enumerate(current):
-        hands[(leader + i) & 3] ^= 1 << card
+    king, _, hands, current, leader, broken = random_cut_deal(
+        rng, rules, contracts, cards, mid=n % 3 == 0 and cards < 13
+    )
     doubled = sum(1 << c.index for c in (KING_OF_HEARTS, *QUEENS) if rng.random() < 0.3)
     seat = rng.randrange(4)
 

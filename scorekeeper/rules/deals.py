@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import ALL_CARDS, FULL_DECK, Card, hand_mask, indices_of
 from .contracts import Contract
@@ -45,6 +46,46 @@ def random_deal(
     hands = deal_hands(rng)
     tricks, _ = _play_out(rng, plan_for(rules, contracts), king, hands, None)
     return hands, tricks
+
+
+class CutDeal(NamedTuple):
+    """A random deal stopped before its end: what a claim is made from."""
+
+    king: int
+    dealt: list[int]
+    """The four hands as dealt."""
+    hands: list[int]
+    """What each player still holds (the current trick's cards already out)."""
+    trick: list[int]
+    """The current trick's cards so far, in play order."""
+    leader: int
+    """Who led the current trick."""
+    hearts_broken: bool
+
+
+def random_cut_deal(
+    rng: random.Random, rules: RuleSet, contracts: Sequence[Contract], cards: int, mid: bool
+) -> CutDeal:
+    """A random legal deal of ``contracts`` by a random king, with ``cards`` tricks to go.
+
+    With ``mid``, a random 0–3 cards of the next trick are already played.
+
+    >>> cut = random_cut_deal(random.Random(3), RuleSet(), [Contract.QUEENS], 4, mid=False)
+    >>> [h.bit_count() for h in cut.hands], cut.trick
+    ([4, 4, 4, 4], [])
+    """
+    king = rng.randrange(4)
+    dealt, tricks = random_deal(rng, rules, contracts, king)
+    leader, broken, hands = first_leader(plan_for(rules, contracts), king), False, list(dealt)
+    for trick in tricks[: 13 - cards]:
+        for i, card in enumerate(trick):
+            hands[(leader + i) & 3] ^= 1 << card
+        broken = broken or breaks_hearts(trick)
+        leader = trick_winner(leader, trick)
+    current = tricks[13 - cards][: rng.randrange(4)] if mid else []
+    for i, card in enumerate(current):
+        hands[(leader + i) & 3] ^= 1 << card
+    return CutDeal(king, dealt, hands, current, leader, broken)
 
 
 def random_revoke_deal(

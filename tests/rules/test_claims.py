@@ -22,7 +22,7 @@ from scorekeeper.rules.claim_core import ClaimResult
 from scorekeeper.rules.claim_search import solve_claim
 from scorekeeper.rules.claim_weights import doubled_holders_of
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
-from scorekeeper.rules.deals import random_deal
+from scorekeeper.rules.deals import random_cut_deal, random_deal
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet, SelfCapture, Values
 from scorekeeper.rules.scoring import score_deal
 from scorekeeper.rules.trickplay import first_leader, plan_for
@@ -155,22 +155,21 @@ def random_position(
     rng: random.Random, rules: RuleSet, contracts: Sequence[Contract], cards: int, mid: bool
 ) -> Position:
     """A random legal deal, cut with ``cards`` tricks to go (mid-trick when ``mid``)."""
-    king = rng.randrange(4)
-    dealt, tricks = random_deal(rng, rules, contracts, king)
-    leader, broken, hands = first_leader(plan_for(rules, contracts), king), False, list(dealt)
-    for trick in tricks[: 13 - cards]:
-        for i, card in enumerate(trick):
-            hands[(leader + i) & 3] ^= 1 << card
-        broken = broken or breaks_hearts(trick)
-        leader = trick_winner(leader, trick)
-    current = tricks[13 - cards][: rng.randrange(4)] if mid else []
-    for i, card in enumerate(current):
-        hands[(leader + i) & 3] ^= 1 << card
+    cut = random_cut_deal(rng, rules, contracts, cards, mid)
     doubled = 0
     if rules.doubling:
         for card in [KH, *sorted(QUEEN_INDICES)]:
             doubled |= (rng.random() < 0.5) << card
-    return Position(rules, tuple(contracts), dealt, hands, current, leader, broken, doubled)
+    return Position(
+        rules,
+        tuple(contracts),
+        cut.dealt,
+        cut.hands,
+        cut.trick,
+        cut.leader,
+        cut.hearts_broken,
+        doubled,
+    )
 
 
 def solve(pos: Position, seat: int, min_score: int | None, **kw: object) -> ClaimResult:
