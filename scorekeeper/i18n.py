@@ -283,8 +283,12 @@ def digits_url(system: str) -> str:
     """The switch to digits ``system`` (``latn`` or ``arab``), coming back to this page."""
     from flask import url_for
 
-    here = request.full_path if has_request_context() else "/"
-    return url_for("i18n.set_digits", system=system, next=here.rstrip("?"))
+    return url_for("i18n.set_digits", system=system, next=_this_page())
+
+
+def _this_page() -> str:
+    """Where a switch comes back to: this page's path and query."""
+    return request.full_path.rstrip("?") if has_request_context() else "/"
 
 
 def localize_digits(text: str, digits: str | None = None) -> str:
@@ -300,8 +304,7 @@ def language_url(code: str) -> str:
     """The switch to language ``code``, coming back to this page."""
     from flask import url_for
 
-    here = request.full_path if has_request_context() else "/"
-    return url_for("i18n.set_language", code=code, next=here.rstrip("?"))
+    return url_for("i18n.set_language", code=code, next=_this_page())
 
 
 def template_context() -> dict[str, Any]:
