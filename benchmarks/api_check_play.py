@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from flask.testing import FlaskClient  # noqa: E402
 
+from benchmarks.timing import best_per_call  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.rules.cards import ALL_CARDS  # noqa: E402
 from scorekeeper.rules.contracts import Contract  # noqa: E402
@@ -55,14 +55,12 @@ def per_request(
     client: FlaskClient, method: str, url: str, body: Any, count: int, runs: int, status: int
 ) -> float:
     """Best-of-``runs`` seconds per request."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(count):
-            response = client.open(url, method=method, json=body)
-            assert response.status_code == status, response.get_json()
-        best = min(best, (time.perf_counter() - start) / count)
-    return best
+
+    def request() -> None:
+        response = client.open(url, method=method, json=body)
+        assert response.status_code == status, response.get_json()
+
+    return best_per_call(request, count, runs)
 
 
 def main() -> None:

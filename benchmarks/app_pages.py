@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 
+from benchmarks.timing import best_per_call  # noqa: E402
 from scorekeeper import create_app, game_store  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from tests.sql import sql_statements  # noqa: E402
@@ -248,16 +249,6 @@ def bench_weight(player: Player) -> bool:
 # --- (c) recording a deal against the cheapest page --------------------------------------
 
 
-def best_per_request(action: Callable[[], None], count: int, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(count):
-            action()
-        best = min(best, (time.perf_counter() - start) / count)
-    return best
-
-
 def best_recording(player: Player, games: int, runs: int) -> tuple[float, float]:
     """Seconds per recorded deal (POST, scoreboard GET) of the best run; game creation untimed."""
     best = (float("inf"), float("inf"))
@@ -325,9 +316,9 @@ def bench_recording(player: Player, empty: Flask, games: int, runs: int) -> bool
         "GET / (no games yet)": get(fresh, "/", 200),
     }
     for action in cheap.values():  # warm up
-        best_per_request(action, 20, 1)
+        best_per_call(action, 20, 1)
     best_recording(player, 1, 1)
-    times = {name: best_per_request(action, count, runs) for name, action in cheap.items()}
+    times = {name: best_per_call(action, count, runs) for name, action in cheap.items()}
     post, board = best_recording(player, games, runs)
     times["record a deal"] = post + board
     cheapest_name = min((n for n in times if n != "record a deal"), key=times.__getitem__)
@@ -355,7 +346,7 @@ def bench_recording(player: Player, empty: Flask, games: int, runs: int) -> bool
 def without_fsync(games: int, runs: int) -> None:
     """For comparison only: the same recording on in-memory SQLite (no commit reaches a disk)."""
     player = Player(make_app(None))
-    cheapest = best_per_request(get(player.client, "/no/such/page", 404), games * 20, runs)
+    cheapest = best_per_call(get(player.client, "/no/such/page", 404), games * 20, runs)
     best_recording(player, 1, 1)
     post, board = best_recording(player, games, runs)
     print(

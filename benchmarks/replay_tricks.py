@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
+from benchmarks.timing import best_seconds  # noqa: E402
 from scorekeeper.rules.cards import ALL_CARDS, Card, cards_of
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.deals import random_deal
@@ -56,12 +56,7 @@ def as_cards(deals: list[IntDeal]) -> list[CardDeal]:
 
 def best_rate(run: Callable[[], None], count: int, runs: int) -> float:
     """Deals per second of the fastest of ``runs`` timings."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+    return count / best_seconds(run, runs)
 
 
 def main() -> None:

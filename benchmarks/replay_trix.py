@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.timing import best_seconds  # noqa: E402
 from scorekeeper.rules.deals import random_trix  # noqa: E402
 from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
 from scorekeeper.rules.trix import replay_trix  # noqa: E402
@@ -22,12 +22,7 @@ from scorekeeper.rules.trix import replay_trix  # noqa: E402
 
 def best_rate(replay_all: Callable[[], None], games: int, runs: int) -> float:
     """Games per second of the fastest of ``runs`` runs."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        replay_all()
-        best = min(best, time.perf_counter() - start)
-    return games / best
+    return games / best_seconds(replay_all, runs)
 
 
 def main(games: int = 1000, runs: int = 7) -> None:
