@@ -41,7 +41,8 @@ READ_ATTRIBUTES = {"title", "aria-label", "alt", "placeholder"}
 ALLOWED = [
     r"https?://\S+",  # the view and edit links
     r"\b\d{4}-\d\d-\d\d( \d\d:\d\d)?( UTC)?",  # dates (ISO, as on every phone)
-    r"\bg-[\w-]{16}\b|\b[\w-]{16}\b",  # game ids
+    # game ids (URL-safe base64: they may start or end with "-", where \b does not hold)
+    r"(?<![\w-])(?:g-)?[\w-]{16}(?![\w-])",
     r"(?:10|[2-9AKQJT])[♠♥♦♣]",  # card codes
     r"\b(?:10|[2-9AKQJT])[SHDC]\b",  # card codes as typed (the dispute desk's examples)
     r"\bpass\b",  # … and the word the card-by-card check reads for a pass in Trix
