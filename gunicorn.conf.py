@@ -66,10 +66,14 @@ control_socket_disable = not control_socket
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Each worker opens its own database connections (none inherited from the master)."""
+    """Each worker opens its own database connections (none inherited from the master)
+    and starts its own PDF render process, which warms up while the worker serves."""
     from scorekeeper.extensions import db
+    from scorekeeper.pdf_renderer import RENDERER
 
     app = worker.app.wsgi()  # loaded once in the master (preload_app)
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose(close=False)
+    if app.config.get("PDF_PREWARM", True):
+        RENDERER.prewarm()

@@ -10,7 +10,9 @@ warm-up render of each document, best of ``runs`` (interleaved):
   sheet's layout, header, chart, QR code and footer;
 * the score sheet: :func:`build_sheet` + :func:`render_sheet` (two A4 pages:
   header, 20 deal rows with captures and running totals, standings, the
-  SVG chart, the QR footer), not cached;
+  SVG chart, the QR footer), not cached, rendered by the app's render
+  process as when served (so it is compared by wall time: its CPU is the
+  render process's, and the hand-over costs are counted in);
 * ``GET /games/<id>/sheet.pdf`` through the Flask test client: the first
   download of the process (one-time costs included), a later cache miss (as
   after the game changed) and a second download (served from the cache).
@@ -139,9 +141,10 @@ def main() -> None:
     print(f"GET sheet.pdf, a later cache miss                {ms(misses['miss'])}")
     print(f"GET sheet.pdf, cached second download           {ms(downloads['cached'])}")
     print(f"GET sheet.pdf, If-None-Match (304)              {ms(downloads['304'])}")
-    sheet_cpu = renders["sheet"][0]
-    ratio, ratio_data = sheet_cpu / renders["bare"][0], sheet_cpu / renders["data"][0]
-    print(f"sheet / bare table: {ratio:.2f}x; sheet / same rows bare: {ratio_data:.2f}x (CPU)")
+    # Wall time: the sheet is rendered by the render process, whose CPU this process never sees.
+    sheet_wall = renders["sheet"][1]
+    ratio, ratio_data = sheet_wall / renders["bare"][1], sheet_wall / renders["data"][1]
+    print(f"sheet / bare table: {ratio:.2f}x; sheet / same rows bare: {ratio_data:.2f}x (wall)")
     for label, value in (("the same 20 rows, bare", ratio_data), ("8 scores a row", ratio)):
         verdict = "met" if value <= 1.5 else "MISSED"
         print(f"target sheet <= 1.5x bare table ({label}): {verdict} ({value:.2f}x)")

@@ -72,10 +72,11 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper import security
+    from scorekeeper import pdf_renderer, security
 
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}
     defaults.update(security.config_defaults(overrides))
+    defaults.update(pdf_renderer.config_from_env(overrides))
     if "SECRET_KEY" not in overrides:
         defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
             instance / "secret_key"

@@ -5,6 +5,9 @@
   that is briefly down): 503 with ``Retry-After``. The request's transaction
   was rolled back, so nothing was written and the same request can simply
   be sent again.
+- **A score sheet that cannot be rendered now** (every render slot of the
+  server busy, or a render cut off at its time limit:
+  :mod:`scorekeeper.pdf_renderer`): 503 with ``Retry-After``.
 - **A stored log that no longer replays** under the current rules engine
   (:class:`~scorekeeper.loaded.UnreplayableLog`): 409, naming the entry. The
   game is left as it is and can still be exported.
@@ -27,6 +30,8 @@ from scorekeeper import api
 from scorekeeper.extensions import db
 from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.loaded import UnreplayableLog
+from scorekeeper.pdf_renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
+from scorekeeper.pdf_renderer import SheetUnavailable
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -46,6 +51,18 @@ DOWN_MESSAGE = _l(
 BUSY_TITLE = _l("The game is busy")
 DOWN_TITLE = _l("The database is out of reach")
 UNREPLAYABLE_TITLE = _l("This game cannot be shown")
+SHEET_TITLE = _l("The sheet is not ready")
+SHEET_MESSAGES = {
+    "busy": _l(
+        "Many score sheets are being prepared right now. Your game is safe; "
+        "try the sheet again in a few seconds."
+    ),
+    "timeout": _l(
+        "The score sheet took too long to prepare and was stopped. Your game is safe; "
+        "try again in a minute."
+    ),
+    "failed": _l("The score sheet could not be prepared. Your game is safe; try again."),
+}
 LOCK_WORDS = ("database is locked", "database is busy", "lock timeout", "deadlock", "lock_not")
 
 
@@ -54,6 +71,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)
     app.register_error_handler(UnreplayableLog, unreplayable)
+    app.register_error_handler(SheetUnavailable, sheet_unavailable)
 
 
 def is_lock_error(error: Exception) -> bool:
@@ -76,6 +94,14 @@ def database_busy(error: Exception) -> Response | tuple[Response | str, int, dic
         return body, status, headers
     title = str(BUSY_TITLE if busy else DOWN_TITLE)
     return _page(503, title, message), 503, headers
+
+
+def sheet_unavailable(error: SheetUnavailable) -> tuple[str, int, dict[str, str]]:
+    """503 + ``Retry-After``: no render slot came free in time, or the render was cut off."""
+    log.warning("503 (sheet %s)", error.reason)
+    headers = {"Retry-After": str(SHEET_RETRY_SECONDS), "Cache-Control": "no-store"}
+    message = str(SHEET_MESSAGES.get(error.reason, SHEET_MESSAGES["failed"]))
+    return _page(503, str(SHEET_TITLE), message), 503, headers
 
 
 def unreplayable(error: UnreplayableLog) -> tuple[Response | str, int]:

@@ -23,7 +23,7 @@ from flask import Blueprint, Response, abort, current_app, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BuildError
 
-from scorekeeper import pdf, services
+from scorekeeper import pdf, pdf_renderer, services
 from scorekeeper.i18n import current_digits, current_locale, format_number
 from scorekeeper.i18n import gettext as _
 from scorekeeper.i18n import lazy_gettext as _l
@@ -42,8 +42,9 @@ def _setup(state: BlueprintSetupState) -> None:
     app = state.app
     size = app.config.get("PDF_CACHE_SIZE", pdf.CACHE_SIZE)
     app.extensions["pdf_cache"] = pdf.PdfCache(size)
-    if not app.testing and app.config.get("PDF_PREWARM", True):
-        pdf.prewarm_in_background(app.logger)  # WeasyPrint start-up, before the first user
+    # One slot folder per server: every worker forked from this app shares it.
+    server = (app.instance_path, app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config.setdefault("PDF_SLOT_DIR", str(pdf_renderer.slot_dir_for(*server)))
 
 
 def _cache() -> pdf.PdfCache:

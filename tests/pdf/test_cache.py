@@ -88,16 +88,3 @@ def test_least_recently_used_entry_goes_first() -> None:
     assert cache.get("a") == b"a"  # "a" is now the most recent
     cache.put("c", b"c")
     assert cache.get("b") is None and cache.get("a") == b"a"
-
-
-def test_no_prewarm_thread_under_testing(
-    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    started: list[object] = []
-    monkeypatch.setattr(pdf, "prewarm_in_background", started.append)
-    make_app()
-    assert started == []
-    make_app(TESTING=False, PDF_PREWARM=False)
-    assert started == []
-    app = make_app(TESTING=False)
-    assert started == [app.logger]

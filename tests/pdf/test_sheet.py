@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import pdf, services
+from scorekeeper import pdf, pdf_engine, services
 from scorekeeper.game_store import REPLAYS
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.sheet import number
@@ -86,7 +86,7 @@ def test_a4_sheet_of_a_finished_game_is_two_pages_with_numbered_footers(
 def test_the_sheets_are_well_formed_xhtml_for_the_fast_parser(
     client: FlaskClient, play: Play, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The C XML parser reads the sheets (pdf.parse_xhtml), not WeasyPrint's slow HTML5 one."""
+    """The C XML parser reads the sheets (pdf_engine.parse_xhtml), not the slow HTML5 one."""
     seen: list[str] = []
     real = pdf.html_to_pdf
     monkeypatch.setattr(
@@ -98,7 +98,7 @@ def test_the_sheets_are_well_formed_xhtml_for_the_fast_parser(
     assert client.get("/sheets/blank.pdf?players=Rana,Sami").status_code == 200
     assert len(seen) == 3
     for html in seen:
-        assert pdf.parse_xhtml(html) is not None
+        assert pdf_engine.parse_xhtml(html) is not None
 
 
 def test_footer_carries_a_qr_code_image_on_every_page(
