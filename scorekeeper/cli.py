@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .rules.checks import CHECKS, error_body, guess_kind
-from .rules.errors import RulesError
+from scorekeeper.rules.checks import CHECKS, error_body, guess_kind
+from scorekeeper.rules.errors import RulesError
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import QUEENS, Card, Suit
-from .contracts import Contract
-from .errors import MalformedError, ProblemList, part
+from scorekeeper.rules.cards import QUEENS, Card, Suit
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError, ProblemList, part
 
 SEATS = (0, 1, 2, 3)
 Seats4 = tuple[int, int, int, int]

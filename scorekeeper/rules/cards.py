@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 
-from .errors import MalformedError
+from scorekeeper.rules.errors import MalformedError
 
 
 class Suit(enum.IntEnum):

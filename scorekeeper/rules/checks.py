@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .captures import Captures
-from .cards import CARD_BY_TEXT, Card
-from .contracts import Contract
-from .errors import MalformedError, ProblemList, RulesError
-from .redeal import check_redeal as redeal_verdict
-from .ruleset import RuleSet
-from .scoring import check_contracts, expected_total, score_deal
-from .tricks import replay_tricks
-from .trix import replay_trix
-from .wire import only_keys, parse_contract_names, parse_seat, required
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.cards import CARD_BY_TEXT, Card
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError, ProblemList, RulesError
+from scorekeeper.rules.redeal import check_redeal as redeal_verdict
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.scoring import check_contracts, expected_total, score_deal
+from scorekeeper.rules.tricks import replay_tricks
+from scorekeeper.rules.trix import replay_trix
+from scorekeeper.rules.wire import only_keys, parse_contract_names, parse_seat, required
 
 JSON = dict[str, Any]
 
@@ -94,7 +94,9 @@ def check_redeal(body: Mapping[str, Any]) -> JSON:
 
 def check_claim(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/claim``: see :func:`scorekeeper.rules.claims.check_claim`."""
-    from .claims import check_claim as run  # imported late: claims uses this module's parsers
+    from scorekeeper.rules.claims import (
+        check_claim as run,  # imported late: claims uses this module's parsers
+    )
 
     return run(body)
 

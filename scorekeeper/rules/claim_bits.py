@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from .cards import FULL_DECK, SUIT_MASKS
+from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS
 
 __all__ = [
     "NOT_ACES",

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, Card, Rank, cards_of
-from .contracts import Contract
-from .errors import IllegalError, MalformedError, joined, part
-from .ruleset import RuleSet
-from .rulings import RULE_OF
-from .trickplay import (
+from scorekeeper.rules.cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, Card, Rank, cards_of
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import IllegalError, MalformedError, joined, part
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.rulings import RULE_OF
+from scorekeeper.rules.trickplay import (
     BROKEN_HEARTS,
     MUST_DISCARD,
     MUST_FOLLOW,

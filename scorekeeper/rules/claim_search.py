@@ -29,13 +29,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import Suit
-from .claim_bits import SUIT_MASK_OF, SUIT_OF, cards, representatives
-from .claim_core import ClaimResult, SearchTimeout, adjudicate, deadline_after
-from .claim_tree import NOT_HEARTS, TrickTree
-from .claim_weights import doubled_holders_of
-from .contracts import Contract
-from .ruleset import RuleSet
+from scorekeeper.rules.cards import Suit
+from scorekeeper.rules.claim_bits import SUIT_MASK_OF, SUIT_OF, cards, representatives
+from scorekeeper.rules.claim_core import ClaimResult, SearchTimeout, adjudicate, deadline_after
+from scorekeeper.rules.claim_tree import NOT_HEARTS, TrickTree
+from scorekeeper.rules.claim_weights import doubled_holders_of
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.ruleset import RuleSet
 
 __all__ = ["TrickSearch", "solve_claim"]
 

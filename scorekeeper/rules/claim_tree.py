@@ -16,8 +16,8 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 
-from .cards import FULL_DECK, SUIT_MASKS, Suit
-from .claim_bits import (
+from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
+from scorekeeper.rules.claim_bits import (
     NOT_ACES,
     SUIT_MASK_OF,
     SUIT_OF,
@@ -28,16 +28,12 @@ from .claim_bits import (
     squeezed_key,
     to_front,
 )
-from .claim_core import (
-    CHECK_EVERY,
-    INFINITY,
-    SearchTimeout,
-)
-from .claim_order import MoveOrder
-from .claim_weights import claim_weights
-from .contracts import Contract
-from .ruleset import RuleSet
-from .trickplay import plan_for
+from scorekeeper.rules.claim_core import CHECK_EVERY, INFINITY, SearchTimeout
+from scorekeeper.rules.claim_order import MoveOrder
+from scorekeeper.rules.claim_weights import claim_weights
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.trickplay import plan_for
 
 __all__ = ["HEARTS", "NOT_HEARTS", "TABLE_LIMIT", "TrickTree"]
 

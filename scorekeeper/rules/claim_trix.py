@@ -27,8 +27,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .cards import FULL_DECK
-from .claim_core import (
+from scorekeeper.rules.cards import FULL_DECK
+from scorekeeper.rules.claim_core import (
     CHECK_EVERY,
     INFINITY,
     ClaimResult,
@@ -36,8 +36,8 @@ from .claim_core import (
     adjudicate,
     deadline_after,
 )
-from .ruleset import RuleSet
-from .trix import Layout, frontier
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.trix import Layout, frontier
 
 __all__ = ["TrixSearch", "solve_trix_claim"]
 

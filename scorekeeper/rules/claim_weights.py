@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .cards import KING_OF_HEARTS, QUEENS, Suit
-from .contracts import Contract
-from .ruleset import RuleSet, SelfCapture
+from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.ruleset import RuleSet, SelfCapture
 
 __all__ = ["Weights", "claim_weights", "doubled_holders_of"]
 

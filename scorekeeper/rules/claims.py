@@ -34,17 +34,21 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import ALL_CARDS, KING_OF_HEARTS, Card, hand_mask
-from .checks import parse_cards, parse_contracts, parse_hands, parse_names
-from .claim_core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
-from .claim_position import check_doubled, check_trick_position, check_trix_position
-from .claim_search import solve_claim
-from .claim_trix import solve_trix_claim
-from .contracts import Contract
-from .errors import MalformedError
-from .ruleset import RuleSet
-from .trix import Layout
-from .wire import parse_seat, required
+from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, Card, hand_mask
+from scorekeeper.rules.checks import parse_cards, parse_contracts, parse_hands, parse_names
+from scorekeeper.rules.claim_core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
+from scorekeeper.rules.claim_position import (
+    check_doubled,
+    check_trick_position,
+    check_trix_position,
+)
+from scorekeeper.rules.claim_search import solve_claim
+from scorekeeper.rules.claim_trix import solve_trix_claim
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.trix import Layout
+from scorekeeper.rules.wire import parse_seat, required
 
 __all__ = ["ClaimResult", "check_claim", "solve_claim", "solve_trix_claim"]
 

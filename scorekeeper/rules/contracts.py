@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 
-from .errors import MalformedError
+from scorekeeper.rules.errors import MalformedError
 
 
 class Contract(enum.Enum):

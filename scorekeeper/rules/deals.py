@@ -19,11 +19,18 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import ALL_CARDS, FULL_DECK, Card, hand_mask, indices_of
-from .contracts import Contract
-from .ruleset import RuleSet
-from .trickplay import Plan, breaks_hearts, first_leader, legal_mask, plan_for, trick_winner
-from .trix import first_player, frontier
+from scorekeeper.rules.cards import ALL_CARDS, FULL_DECK, Card, hand_mask, indices_of
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.trickplay import (
+    Plan,
+    breaks_hearts,
+    first_leader,
+    legal_mask,
+    plan_for,
+    trick_winner,
+)
+from scorekeeper.rules.trix import first_player, frontier
 
 Revoke = tuple[int, int, int]
 """(1-based trick, seat, card index) of an illegal play."""

@@ -22,11 +22,18 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from .captures import Seats4, is_seat
-from .contracts import ALL_CONTRACTS, Contract
-from .errors import IllegalError, MalformedError, RulesError, StateError, joined, part
-from .game_end import Outcome, Standing, decide
-from .game_log import (
+from scorekeeper.rules.captures import Seats4, is_seat
+from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
+from scorekeeper.rules.errors import (
+    IllegalError,
+    MalformedError,
+    RulesError,
+    StateError,
+    joined,
+    part,
+)
+from scorekeeper.rules.game_end import Outcome, Standing, decide
+from scorekeeper.rules.game_log import (
     DealEntry,
     DealRecord,
     Entry,
@@ -37,9 +44,9 @@ from .game_log import (
     check_redeal_shape,
     sum_scores,
 )
-from .ruleset import KingdomOrder, RuleSet
-from .scoring import check_contracts, score_deal, team_totals, zero_sum_report
-from .validation import join_words
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
+from scorekeeper.rules.validation import join_words
 
 __all__ = ["DealEntry", "DealRecord", "Entry", "Game", "Kingdom", "RedealEntry", "Standing"]
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ruleset import RuleSet, Tiebreak
+from scorekeeper.rules.ruleset import RuleSet, Tiebreak
 
 Side = tuple[int, ...]
 """The seats of one competitor: one seat, or a team of two partners."""

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from .captures import Captures, Seats4, is_seat
-from .contracts import ALL_CONTRACTS, Contract, canonical
-from .errors import IllegalError, MalformedError
-from .ruleset import KingdomOrder, RuleSet
-from .wire import only_keys, optional_seat, parse_contract_names
+from scorekeeper.rules.captures import Captures, Seats4, is_seat
+from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract, canonical
+from scorekeeper.rules.errors import IllegalError, MalformedError
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.wire import only_keys, optional_seat, parse_contract_names
 
 RedealKind = Literal["redeal", "misdeal"]
 

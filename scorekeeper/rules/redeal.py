@@ -23,10 +23,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import SUIT_MASKS, Card, Rank, Suit, cards_of, hand_mask
-from .contracts import Contract
-from .errors import MalformedError
-from .ruleset import RuleSet
+from scorekeeper.rules.cards import SUIT_MASKS, Card, Rank, Suit, cards_of, hand_mask
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.ruleset import RuleSet
 
 _KH = Card(Suit.HEARTS, Rank.KING).bit
 _AH = Card(Suit.HEARTS, Rank.ACE).bit

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
-from .errors import MalformedError, ProblemList
+from scorekeeper.rules.errors import MalformedError, ProblemList
 
 
 class SelfCapture(enum.Enum):

@@ -17,12 +17,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .captures import Capture, Captures
-from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, QUEENS, SUIT_MASKS, Card, Suit, cards_of
-from .contracts import Contract
-from .errors import joined, part
-from .ruleset import RevokeRule, RuleSet
-from .trickplay import (
+from scorekeeper.rules.captures import Capture, Captures
+from scorekeeper.rules.cards import (
+    ALL_CARDS,
+    FULL_DECK,
+    KING_OF_HEARTS,
+    QUEENS,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    cards_of,
+)
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import joined, part
+from scorekeeper.rules.ruleset import RevokeRule, RuleSet
+from scorekeeper.rules.trickplay import (
     BROKEN_HEARTS,
     MUST_DISCARD,
     MUST_FOLLOW,

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from .captures import Capture, Captures
-from .contracts import TRICK_CONTRACTS, Contract, canonical, describe
-from .errors import IllegalError, ProblemList, joined, part
-from .ruleset import Combination, RuleSet, SelfCapture, Values
-from .validation import seat_name, validate_captures
+from scorekeeper.rules.captures import Capture, Captures
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract, canonical, describe
+from scorekeeper.rules.errors import IllegalError, ProblemList, joined, part
+from scorekeeper.rules.ruleset import Combination, RuleSet, SelfCapture, Values
+from scorekeeper.rules.validation import seat_name, validate_captures
 
 __all__ = [
     "check_contracts",

@@ -22,10 +22,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, QUEENS_MASK, SUIT_MASKS, Suit, indices_of
-from .contracts import Contract
-from .errors import MalformedError
-from .ruleset import HeartLead, RuleSet, Starter
+from scorekeeper.rules.cards import (
+    ALL_CARDS,
+    FULL_DECK,
+    KING_OF_HEARTS,
+    QUEENS_MASK,
+    SUIT_MASKS,
+    Suit,
+    indices_of,
+)
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.ruleset import HeartLead, RuleSet, Starter
 
 __all__ = [
     "BROKEN_HEARTS",

@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .captures import Captures
-from .cards import ALL_CARDS, KING_OF_HEARTS, Card, Rank
-from .contracts import Contract
-from .errors import MalformedError, Problem
-from .ruleset import RuleSet
-from .rulings import (
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, Card, Rank
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError, Problem
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.rulings import (
     RULE_OF,
     Violation,
     captures_of,
@@ -44,7 +44,7 @@ from .rulings import (
     you_message,
     you_params,
 )
-from .trickplay import (
+from scorekeeper.rules.trickplay import (
     IndexReplay,
     Plan,
     breaks_hearts,

@@ -21,18 +21,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .captures import Captures
-from .cards import (
-    ALL_CARDS,
-    FULL_DECK,
-    SUIT_MASKS,
-    Card,
-    Rank,
-    Suit,
-    cards_of,
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.cards import ALL_CARDS, FULL_DECK, SUIT_MASKS, Card, Rank, Suit, cards_of
+from scorekeeper.rules.errors import (
+    IllegalError,
+    MalformedError,
+    Problem,
+    ProblemList,
+    joined,
+    part,
 )
-from .errors import IllegalError, MalformedError, Problem, ProblemList, joined, part
-from .ruleset import RuleSet, Starter, TrixRevoke
+from scorekeeper.rules.ruleset import RuleSet, Starter, TrixRevoke
 
 JACKS = sum(Card(s, Rank.JACK).bit for s in Suit)
 """The four Jacks: each opens its row (R7)."""

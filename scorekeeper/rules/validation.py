@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .captures import SEATS, Capture, Captures, needed_fields
-from .cards import KING_OF_HEARTS, QUEENS, Suit
-from .contracts import Contract
-from .errors import IllegalError, ProblemList, joined, part
-from .ruleset import RuleSet
+from scorekeeper.rules.captures import SEATS, Capture, Captures, needed_fields
+from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import IllegalError, ProblemList, joined, part
+from scorekeeper.rules.ruleset import RuleSet
 
 __all__ = ["validate_captures", "seat_name", "seat_param", "join_words"]
 

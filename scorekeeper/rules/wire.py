@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .captures import is_seat
-from .contracts import Contract
-from .errors import MalformedError, ProblemList
+from scorekeeper.rules.captures import is_seat
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import MalformedError, ProblemList
 
 
 def only_keys(body: Mapping[str, Any], allowed: set[str], what: str = "this request") -> None:
