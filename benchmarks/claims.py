@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from scorekeeper.rules.cards import FULL_DECK, KING_OF_HEARTS, QUEENS, indices_of
-from scorekeeper.rules.claim_core import ClaimResult
-from scorekeeper.rules.claim_search import solve_claim
-from scorekeeper.rules.claim_trix import solve_trix_claim
+from scorekeeper.rules.claims.core import ClaimResult
+from scorekeeper.rules.claims.search import solve_claim
+from scorekeeper.rules.claims.trix import solve_trix_claim
 from scorekeeper.rules.contracts import TRICK_CONTRACTS
 from scorekeeper.rules.deals import random_cut_deal
 from scorekeeper.rules.ruleset import Combination, RuleSet

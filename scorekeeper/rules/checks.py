@@ -14,19 +14,29 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from scorekeeper.rules import claims
 from scorekeeper.rules.captures import Captures
-from scorekeeper.rules.cards import CARD_BY_TEXT, Card
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import MalformedError, ProblemList, RulesError
+from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import check_contracts, expected_total, score_deal
 from scorekeeper.rules.tricks import replay_tricks
 from scorekeeper.rules.trix import replay_trix
-from scorekeeper.rules.wire import only_keys, parse_contract_names, parse_seat, required
+from scorekeeper.rules.wire import (
+    only_keys,
+    parse_card_list,
+    parse_contract_names,
+    parse_hands,
+    parse_names,
+    parse_plays,
+    parse_seat,
+    parse_tricks,
+    required,
+)
 
 JSON = dict[str, Any]
 
@@ -62,7 +72,7 @@ def check_play(body: Mapping[str, Any]) -> JSON:
         replay: Any = replay_trix(rules, king, plays, hands, names)
     else:
         tricks = parse_tricks(required(body, "tricks"))
-        doubled = parse_cards(body.get("doubled") or [], "doubled")
+        doubled = parse_card_list(body.get("doubled") or [], "doubled")
         replay = replay_tricks(rules, contracts, king, tricks, hands, doubled, names=names)
     scores = (
         None if replay.ruled is None else list(score_deal(rules, contracts, replay.ruled, names))
@@ -82,7 +92,7 @@ def check_redeal(body: Mapping[str, Any]) -> JSON:
     only_keys(body, {"rules", "contract", "hand"})
     rules = RuleSet.from_dict(body.get("rules"))
     contract = Contract.parse(required(body, "contract"))
-    hand = parse_cards(required(body, "hand"), "hand")
+    hand = parse_card_list(required(body, "hand"), "hand")
     verdict = redeal_verdict(rules, contract, hand)
     return {
         "ok": True,
@@ -94,11 +104,7 @@ def check_redeal(body: Mapping[str, Any]) -> JSON:
 
 def check_claim(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/claim``: see :func:`scorekeeper.rules.claims.check_claim`."""
-    from scorekeeper.rules.claims import (
-        check_claim as run,  # imported late: claims uses this module's parsers
-    )
-
-    return run(body)
+    return claims.check_claim(body)
 
 
 CHECKS: dict[str, Callable[[Mapping[str, Any]], JSON]] = {
@@ -132,87 +138,3 @@ def error_body(error: RulesError) -> JSON:
 def parse_contracts(rules: RuleSet, raw: object) -> tuple[Contract, ...]:
     """A list of contract names, checked against R9.6 (combinations)."""
     return check_contracts(rules, parse_contract_names(raw))
-
-
-def parse_cards(raw: object, field: str) -> list[Card]:
-    if not isinstance(raw, list):
-        raise MalformedError.one(
-            "cards_shape",
-            f'“{field}” must be a list of cards such as ["KH", "10D"].',
-            field=field,
-            name=field,
-        )
-    lookup = CARD_BY_TEXT.get
-    cards = [lookup(text) if isinstance(text, str) else None for text in raw]
-    if None in cards:  # some need real parsing, or are not cards at all
-        return [_card(text, f"{field}.{i}") for i, text in enumerate(raw)]
-    return cards  # type: ignore[return-value]
-
-
-def parse_hands(raw: object) -> list[list[Card]]:
-    """Four hands, as ``{"0": [...], …, "3": [...]}`` or a list of four lists."""
-    if isinstance(raw, Mapping):
-        keys = {str(k) for k in raw}
-        if keys != {"0", "1", "2", "3"}:
-            raise MalformedError.one(
-                "hands_shape",
-                "“hands” must give the hands of seats 0, 1, 2 and 3.",
-                rule="R1",
-                field="hands",
-                variant="seats",
-            )
-        raw = [raw.get(s, raw.get(int(s))) for s in "0123"]
-    if not isinstance(raw, list) or len(raw) != 4:
-        raise MalformedError.one(
-            "hands_shape", "“hands” must give the four players' hands.", rule="R1", field="hands"
-        )
-    return [parse_cards(hand, f"hands.{seat}") for seat, hand in enumerate(raw)]
-
-
-def parse_tricks(raw: object) -> list[list[Card]]:
-    if not isinstance(raw, list):
-        raise MalformedError.one(
-            "tricks_shape",
-            "“tricks” must be a list of tricks, each the cards in play order, leader first.",
-            rule="R10",
-            field="tricks",
-        )
-    return [parse_cards(trick, f"tricks.{i}") for i, trick in enumerate(raw)]
-
-
-def parse_plays(raw: object) -> list[Card | None]:
-    """Trix turns (API.md ``plays``): cards and ``"pass"``; errors at ``plays.N``."""
-    if not isinstance(raw, list):
-        message = '“plays” must be a list of cards and "pass".'
-        raise MalformedError.one("plays_shape", message, rule="R7", field="plays")
-    problems, out = ProblemList(), list[Card | None]()
-    for turn, text in enumerate(raw):
-        if isinstance(text, str) and text.strip().lower() == "pass":
-            out.append(None)
-            continue
-        try:
-            out.append(Card.parse(text))
-        except MalformedError as error:
-            problems.extend(error.at(f"plays.{turn}"))
-    problems.raise_if_any(MalformedError)
-    return out
-
-
-def parse_names(raw: object) -> Sequence[str] | None:
-    if raw is None:
-        return None
-    if isinstance(raw, list) and len(raw) == 4 and all(isinstance(n, str) and n for n in raw):
-        return raw
-    raise MalformedError.one(
-        "names_shape",
-        "“names” must list the four players' names in seat order.",
-        rule="R1",
-        field="names",
-    )
-
-
-def _card(raw: object, field: str) -> Card:
-    try:
-        return Card.parse(raw)  # type: ignore[arg-type]
-    except MalformedError as error:
-        raise error.at(field) from None

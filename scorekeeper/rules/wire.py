@@ -13,10 +13,11 @@ scorekeeper.rules.errors.MalformedError: “dealer” is not a field of a deal; 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.rules.captures import is_seat
+from scorekeeper.rules.cards import CARD_BY_TEXT, Card
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError, ProblemList
 
@@ -86,3 +87,90 @@ def required(body: Mapping[str, Any], key: str, message: str | None = None, **wh
             "missing_field", message or f"“{key}” is missing.", field=key, **{"name": key, **where}
         )
     return body[key]
+
+
+# --- cards, hands, tricks and plays ---------------------------------------------------------
+
+
+def parse_card_list(raw: object, field: str) -> list[Card]:
+    if not isinstance(raw, list):
+        raise MalformedError.one(
+            "cards_shape",
+            f'“{field}” must be a list of cards such as ["KH", "10D"].',
+            field=field,
+            name=field,
+        )
+    lookup = CARD_BY_TEXT.get
+    cards = [lookup(text) if isinstance(text, str) else None for text in raw]
+    if None in cards:  # some need real parsing, or are not cards at all
+        return [_card(text, f"{field}.{i}") for i, text in enumerate(raw)]
+    return cards  # type: ignore[return-value]
+
+
+def parse_hands(raw: object) -> list[list[Card]]:
+    """Four hands, as ``{"0": [...], …, "3": [...]}`` or a list of four lists."""
+    if isinstance(raw, Mapping):
+        keys = {str(k) for k in raw}
+        if keys != {"0", "1", "2", "3"}:
+            raise MalformedError.one(
+                "hands_shape",
+                "“hands” must give the hands of seats 0, 1, 2 and 3.",
+                rule="R1",
+                field="hands",
+                variant="seats",
+            )
+        raw = [raw.get(s, raw.get(int(s))) for s in "0123"]
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise MalformedError.one(
+            "hands_shape", "“hands” must give the four players' hands.", rule="R1", field="hands"
+        )
+    return [parse_card_list(hand, f"hands.{seat}") for seat, hand in enumerate(raw)]
+
+
+def parse_tricks(raw: object) -> list[list[Card]]:
+    if not isinstance(raw, list):
+        raise MalformedError.one(
+            "tricks_shape",
+            "“tricks” must be a list of tricks, each the cards in play order, leader first.",
+            rule="R10",
+            field="tricks",
+        )
+    return [parse_card_list(trick, f"tricks.{i}") for i, trick in enumerate(raw)]
+
+
+def parse_plays(raw: object) -> list[Card | None]:
+    """Trix turns (API.md ``plays``): cards and ``"pass"``; errors at ``plays.N``."""
+    if not isinstance(raw, list):
+        message = '“plays” must be a list of cards and "pass".'
+        raise MalformedError.one("plays_shape", message, rule="R7", field="plays")
+    problems, out = ProblemList(), list[Card | None]()
+    for turn, text in enumerate(raw):
+        if isinstance(text, str) and text.strip().lower() == "pass":
+            out.append(None)
+            continue
+        try:
+            out.append(Card.parse(text))
+        except MalformedError as error:
+            problems.extend(error.at(f"plays.{turn}"))
+    problems.raise_if_any(MalformedError)
+    return out
+
+
+def parse_names(raw: object) -> Sequence[str] | None:
+    if raw is None:
+        return None
+    if isinstance(raw, list) and len(raw) == 4 and all(isinstance(n, str) and n for n in raw):
+        return raw
+    raise MalformedError.one(
+        "names_shape",
+        "“names” must list the four players' names in seat order.",
+        rule="R1",
+        field="names",
+    )
+
+
+def _card(raw: object, field: str) -> Card:
+    try:
+        return Card.parse(raw)  # type: ignore[arg-type]
+    except MalformedError as error:
+        raise error.at(field) from None

@@ -27,22 +27,12 @@ from scorekeeper.game_input import (
 )
 from scorekeeper.history import breaks_later
 from scorekeeper.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
-from scorekeeper.rules import claim_position, rulings, validation
+from scorekeeper.rules import rulings, validation
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, hand_mask, parse_cards
-from scorekeeper.rules.checks import (
-    check_deal,
-    check_play,
-    check_redeal,
-    parse_hands,
-    parse_names,
-    parse_plays,
-    parse_tricks,
-)
-from scorekeeper.rules.checks import (
-    parse_cards as parse_card_list,
-)
+from scorekeeper.rules.checks import check_deal, check_play, check_redeal
 from scorekeeper.rules.claims import check_claim
+from scorekeeper.rules.claims import position as claim_position
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal, random_trix
 from scorekeeper.rules.errors import Problem, RulesError, part
@@ -61,7 +51,14 @@ from scorekeeper.rules.scoring import check_contracts, score_deal
 from scorekeeper.rules.tricks import illegal_reason, replay_tricks
 from scorekeeper.rules.trix import Layout, play, replay_trix
 from scorekeeper.rules.validation import validate_captures
-from scorekeeper.rules.wire import parse_seat
+from scorekeeper.rules.wire import (
+    parse_card_list,
+    parse_hands,
+    parse_names,
+    parse_plays,
+    parse_seat,
+    parse_tricks,
+)
 from tests.common import NAMES, C, D, K, Q, T
 from tests.rules.test_claims_api import SPADES, trix_body
 from tests.rules.test_claims_api import body as claims_body
@@ -124,7 +121,7 @@ DYNAMIC: dict[str, Callable[[], set[str]]] = {
         "hand_size",
         "hands_overlap",
     },
-    "claim_position.py:IllegalError.one(code)": lambda: set(claim_position._WHY),
+    "position.py:IllegalError.one(code)": lambda: set(claim_position._WHY),
     "trix.py:MalformedError(list)": set,  # inside _malformed: its callers pass literals
     "trix.py:Problem(code)": set,
     "history.py:Problem(Constant)": set,
@@ -414,7 +411,7 @@ def trix_claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
 
 
 def claim_cases() -> Iterator[Callable[[], object]]:
-    """Every refusal of the claim check (claims.py, claim_position.py), named and not."""
+    """Every refusal of the claim check (rules/claims: check.py, position.py), named and not."""
     dealt = trix_claim_body(None)["hands"]
     rest = dealt["3"]
     empty = {"0": ["QS", "TS"], "1": [], "2": ["QD", "TD"], "3": [*rest, "QH", "TH"]}

@@ -7,17 +7,11 @@ import random
 import pytest
 
 from scorekeeper.rules.cards import Card
-from scorekeeper.rules.checks import (
-    check_deal,
-    check_play,
-    check_redeal,
-    guess_kind,
-    parse_hands,
-    parse_plays,
-)
+from scorekeeper.rules.checks import check_deal, check_play, check_redeal, guess_kind
 from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.errors import IllegalError, MalformedError
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.wire import parse_hands, parse_plays
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
-from scorekeeper.rules.claim_core import ClaimResult
-from scorekeeper.rules.claim_search import solve_claim
-from scorekeeper.rules.claim_weights import doubled_holders_of
+from scorekeeper.rules.claims.core import ClaimResult
+from scorekeeper.rules.claims.search import solve_claim
+from scorekeeper.rules.claims.weights import doubled_holders_of
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.deals import random_cut_deal, random_deal
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet, SelfCapture, Values
@@ -431,8 +431,8 @@ def test_deadline_after_the_claim_is_decided_keeps_the_ruling() -> None:
 
 
 def test_equivalent_cards_are_played_as_one_but_penalty_cards_stay_apart() -> None:
-    from scorekeeper.rules.claim_bits import representatives
-    from scorekeeper.rules.claim_weights import claim_weights
+    from scorekeeper.rules.claims.bits import representatives
+    from scorekeeper.rules.claims.weights import claim_weights
 
     hand, rem = mask("KH QH JH 9H 7H"), deck_without("TH")
     plain = representatives(hand, hand, rem, 0)
@@ -448,7 +448,7 @@ def deck_without(text: str) -> int:
 
 
 def test_positions_alike_up_to_rank_share_a_table_key() -> None:
-    from scorekeeper.rules.claim_bits import squeezed_key
+    from scorekeeper.rules.claims.bits import squeezed_key
 
     # The 2♠ gone and the 3♠ held, or the other way round: the same game from here.
     a = [mask("3S AH"), mask("4S KH"), mask("5S QH"), mask("6S JH")]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.cards import FULL_DECK, Card, hand_mask, indices_of
-from scorekeeper.rules.claim_trix import solve_trix_claim
+from scorekeeper.rules.claims.trix import solve_trix_claim
 from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.rules.trix import Layout, legal_mask

@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
-from scorekeeper.rules.claim_bits import (
+from scorekeeper.rules.claims.bits import (
     NOT_ACES,
     SUIT_MASK_OF,
     SUIT_OF,
@@ -28,9 +28,9 @@ from scorekeeper.rules.claim_bits import (
     squeezed_key,
     to_front,
 )
-from scorekeeper.rules.claim_core import CHECK_EVERY, INFINITY, SearchTimeout
-from scorekeeper.rules.claim_order import MoveOrder
-from scorekeeper.rules.claim_weights import claim_weights
+from scorekeeper.rules.claims.core import CHECK_EVERY, INFINITY, SearchTimeout
+from scorekeeper.rules.claims.order import MoveOrder
+from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trickplay import plan_for

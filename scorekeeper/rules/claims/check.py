@@ -1,4 +1,4 @@
-"""Claim adjudication, "the dispute desk": the public API and the JSON check (API.md).
+"""The JSON claim check (API.md ``POST /api/v1/check/claim``): JSON in, JSON out.
 
 A claim: from this position, seat ``seat`` makes sure of at least
 ``min_score`` points from the rest of the deal, whatever the others do, all
@@ -6,8 +6,8 @@ hands known (double-dummy), the three others acting together against him.
 "0 in Collections" is "I take no more tricks", "0 in King of Hearts" is "I
 won't take the K♥", "200 in Trix" is "I go out first".
 
-* :func:`solve_claim` (trick contracts, :mod:`.claim_search`) and
-  :func:`solve_trix_claim` (Trix, :mod:`.claim_trix`) take bit sets and card
+* :func:`solve_claim` (trick contracts, :mod:`.search`) and
+  :func:`solve_trix_claim` (Trix, :mod:`.trix`) take bit sets and card
   indices and return a :class:`ClaimResult`;
 * :func:`check_claim` is ``POST /api/v1/check/claim``: JSON in, JSON out.
 
@@ -35,20 +35,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, Card, hand_mask
-from scorekeeper.rules.checks import parse_cards, parse_contracts, parse_hands, parse_names
-from scorekeeper.rules.claim_core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
-from scorekeeper.rules.claim_position import (
+from scorekeeper.rules.claims.core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
+from scorekeeper.rules.claims.position import (
     check_doubled,
     check_trick_position,
     check_trix_position,
 )
-from scorekeeper.rules.claim_search import solve_claim
-from scorekeeper.rules.claim_trix import solve_trix_claim
+from scorekeeper.rules.claims.search import solve_claim
+from scorekeeper.rules.claims.trix import solve_trix_claim
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.scoring import check_contracts
 from scorekeeper.rules.trix import Layout
-from scorekeeper.rules.wire import parse_seat, required
+from scorekeeper.rules.wire import (
+    parse_card_list,
+    parse_contract_names,
+    parse_hands,
+    parse_names,
+    parse_seat,
+    required,
+)
 
 __all__ = ["ClaimResult", "check_claim", "solve_claim", "solve_trix_claim"]
 
@@ -61,7 +68,7 @@ _TRIX_ONLY = {"layout", "to_play", "out"}
 def check_claim(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/claim``: does the claim hold, what is guaranteed, a defeating line."""
     rules = RuleSet.from_dict(body.get("rules"))
-    contracts = parse_contracts(rules, required(body, "contracts"))
+    contracts = check_contracts(rules, parse_contract_names(required(body, "contracts")))
     trix = contracts == (Contract.TRIX,)
     _only_keys(body, _COMMON | (_TRIX_ONLY if trix else _TRICK_ONLY), trix)
     if body.get("king") is not None:
@@ -97,7 +104,7 @@ def _tricks(
     deadline: float,
     names: Sequence[str] | None,
 ) -> ClaimResult:
-    trick = [c.index for c in parse_cards(body.get("current_trick") or [], "current_trick")]
+    trick = [c.index for c in parse_card_list(body.get("current_trick") or [], "current_trick")]
     leader = parse_seat(required(body, "leader"), "leader")
     broken = body.get("hearts_broken", False)
     if not isinstance(broken, bool):
@@ -105,7 +112,7 @@ def _tricks(
         raise MalformedError.one(
             "bad_hearts_broken", message, rule="R3", field="hearts_broken", value=repr(broken)
         )
-    doubled = check_doubled(rules, contracts, parse_cards(body.get("doubled") or [], "doubled"))
+    doubled = check_doubled(rules, contracts, parse_card_list(body.get("doubled") or [], "doubled"))
     check_trick_position(rules, contracts, hands, trick, leader, broken, names)
     return solve_claim(
         rules, contracts, 0, hands, trick, leader, doubled, seat, min_score, broken, deadline

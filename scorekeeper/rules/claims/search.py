@@ -4,10 +4,10 @@ The claimant maximises his own score from the rest of the deal; the three
 others, together, minimise it. :func:`solve_claim` decides the claim, finds
 the exact value and, when the claim fails, walks out a defeating line.
 
-The pieces: :mod:`.claim_weights` (what each card is worth to the claimant),
-:mod:`.claim_bits` (equivalent cards, rank-squeezed table keys),
-:mod:`.claim_order` (move ordering), :mod:`.claim_tree` (the alpha-beta
-search) and :mod:`.claim_core` (the driver: null window, MTD(f), deadline).
+The pieces: :mod:`.weights` (what each card is worth to the claimant),
+:mod:`.bits` (equivalent cards, rank-squeezed table keys),
+:mod:`.order` (move ordering), :mod:`.tree` (the alpha-beta
+search) and :mod:`.core` (the driver: null window, MTD(f), deadline).
 Speed comes from bit sets, from playing equivalent cards as one (cards of a
 suit in one hand with nothing but played cards between them, unless they
 score differently), from move ordering, from cheap bounds (what is still to
@@ -30,10 +30,10 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from scorekeeper.rules.cards import Suit
-from scorekeeper.rules.claim_bits import SUIT_MASK_OF, SUIT_OF, cards, representatives
-from scorekeeper.rules.claim_core import ClaimResult, SearchTimeout, adjudicate, deadline_after
-from scorekeeper.rules.claim_tree import NOT_HEARTS, TrickTree
-from scorekeeper.rules.claim_weights import doubled_holders_of
+from scorekeeper.rules.claims.bits import SUIT_MASK_OF, SUIT_OF, cards, representatives
+from scorekeeper.rules.claims.core import ClaimResult, SearchTimeout, adjudicate, deadline_after
+from scorekeeper.rules.claims.tree import NOT_HEARTS, TrickTree
+from scorekeeper.rules.claims.weights import doubled_holders_of
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
 

@@ -7,7 +7,7 @@ them; under inverted signs (R9.8) each order is reversed.
 
 from __future__ import annotations
 
-from scorekeeper.rules.claim_bits import RANK, SUIT_MASK_OF
+from scorekeeper.rules.claims.bits import RANK, SUIT_MASK_OF
 
 __all__ = ["MoveOrder"]
 

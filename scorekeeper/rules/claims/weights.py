@@ -1,6 +1,6 @@
 """What each card of a trick contract is worth to a claimant (R3–R6, R9.1, R9.7, R9.8).
 
-The claim search (:mod:`.claim_search`) scores a trick from the claimant's
+The claim search (:mod:`.search`) scores a trick from the claimant's
 side only: per card, what he scores if he takes it and what he scores if
 another player does (the bonus for his own doubled card), plus what a trick
 costs him in Collections. Signs are already applied (R9.8).

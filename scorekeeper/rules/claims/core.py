@@ -1,7 +1,7 @@
 """What the claim searches share: the result, the deadline and the MTD(f) driver.
 
 A claim search answers "how much can the claimant make sure of from here?"
-(:mod:`.claim_search` for trick contracts, :mod:`.claim_trix` for Trix).
+(:mod:`.search` for trick contracts, :mod:`.trix` for Trix).
 Both are fail-soft alpha-beta searches over the claimant's score *from the
 current position on*, so that a transposition-table entry does not depend on
 the path that led to it.  :func:`adjudicate` runs one of them: a null-window

@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 
 from scorekeeper.rules.cards import FULL_DECK
-from scorekeeper.rules.claim_core import (
+from scorekeeper.rules.claims.core import (
     CHECK_EVERY,
     INFINITY,
     ClaimResult,
