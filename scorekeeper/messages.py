@@ -428,7 +428,7 @@ _REQUESTS: dict[str, Template] = {
 }
 
 _CLAIMS: dict[str, Template] = {
-    # rules/claims (check.py, position.py): the claim check, POST /api/v1/check/claim (R1, R3, R7, R10)
+    # rules/claims (check.py, position.py): the claim check, check/claim (R1, R3, R7, R10)
     "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” he claims."),
     "bad_min_score": N_("“min_score” must be a whole number of points, not %(value)s."),
     "bad_time_limit": N_(
