@@ -69,7 +69,7 @@ def post_fork(server: Any, worker: Any) -> None:
     """Each worker opens its own database connections (none inherited from the master)
     and starts its own PDF render process, which warms up while the worker serves."""
     from scorekeeper.extensions import db
-    from scorekeeper.pdf_renderer import RENDERER
+    from scorekeeper.web.sheets.renderer import RENDERER
 
     app = worker.app.wsgi()  # loaded once in the master (preload_app)
     with app.app_context():

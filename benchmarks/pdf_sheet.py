@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout
 
 from scorekeeper import create_app, pdf  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.sheet import DealLine, Sheet, build_sheet, plain  # noqa: E402
+from scorekeeper.web.sheets.content import DealLine, Sheet, build_sheet, plain  # noqa: E402
 
 
 def _games_helper() -> Callable[..., object]:

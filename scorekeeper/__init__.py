@@ -27,9 +27,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """
     from flask import Flask
 
-    from scorekeeper import api, api_games, failures, i18n, web
     from scorekeeper.extensions import csrf, db, migrate
-    from scorekeeper.web import export
+    from scorekeeper.text import locale as i18n
+    from scorekeeper.web import failures, routes
+    from scorekeeper.web.api import routes as api
+    from scorekeeper.web.sheets import routes as export
 
     app = Flask(
         __name__,
@@ -47,13 +49,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, render_as_batch=True)
     failures.init_app(app)  # a busy database: 503; a log the engine refuses: 409
     csrf.init_app(app)
-    csrf.exempt(api.bp)  # the API authenticates with bearer tokens, not cookies
-    csrf.exempt(api_games.bp)
+    for blueprint in api.BLUEPRINTS:
+        csrf.exempt(blueprint)  # the API authenticates with bearer tokens, not cookies
     i18n.init_app(app)  # languages: Flask-Babel, the locale selector, /lang/<code>
 
-    app.register_blueprint(web.bp)
-    app.register_blueprint(api.bp, url_prefix="/api/v1")
-    app.register_blueprint(api_games.bp, url_prefix="/api/v1")
+    app.register_blueprint(routes.bp)
+    for blueprint in api.BLUEPRINTS:
+        app.register_blueprint(blueprint, url_prefix="/api/v1")
     app.register_blueprint(export.bp)
     _harden(app)
     return app
@@ -61,9 +63,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper import limits, security
+    from scorekeeper.web import hardening, limits
 
-    security.init_app(app)
+    hardening.init_app(app)
     limits.init_app(app)
 
 
@@ -72,11 +74,12 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper import pdf_renderer, security
+    from scorekeeper.web import hardening
+    from scorekeeper.web.sheets import renderer
 
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}
-    defaults.update(security.config_defaults(overrides))
-    defaults.update(pdf_renderer.config_from_env(overrides))
+    defaults.update(hardening.config_defaults(overrides))
+    defaults.update(renderer.config_from_env(overrides))
     if "SECRET_KEY" not in overrides:
         defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
             instance / "secret_key"

@@ -13,8 +13,8 @@ from sqlalchemy import text
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app, load_or_create_secret, normalize_database_url
-from scorekeeper.api import json_body
 from scorekeeper.extensions import db
+from scorekeeper.web.api.checks import json_body
 
 MakeApp = Callable[..., Flask]
 

@@ -18,8 +18,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from scorekeeper.extensions import db
 from tests.conftest import postgres_schema_app
 
-if importlib.util.find_spec("scorekeeper.models"):
-    importlib.import_module("scorekeeper.models")  # register the real tables
+if importlib.util.find_spec("scorekeeper.store.models"):
+    importlib.import_module("scorekeeper.store.models")  # register the real tables
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ English sentence a player at the table understands.
 Messages as templates
 ---------------------
 The English ``message`` can be rebuilt from a template with ``params``, so the
-web layer can say it in another language (``scorekeeper.messages``). The rules:
+web layer can say it in another language (``scorekeeper.text.messages``). The rules:
 
 * The template's key is :attr:`Problem.key`: the ``code``, or
   ``code.variant`` when one code has several sentence shapes (``bad_seat.king``,

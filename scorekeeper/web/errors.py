@@ -14,10 +14,10 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorekeeper import api
 from scorekeeper.extensions import db
-from scorekeeper.i18n import lazy_gettext as _l
-from scorekeeper.web import bp
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.api import checks as api
+from scorekeeper.web.blueprint import bp
 
 TITLES = {
     400: _l("This form could not be used"),

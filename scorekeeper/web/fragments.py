@@ -22,8 +22,8 @@ from flask import current_app, request
 from flask.sansio.app import App
 from markupsafe import Markup
 
-from scorekeeper.i18n import current_digits, current_locale
-from scorekeeper.lru import LRUCache
+from scorekeeper.store.cache import LRUCache
+from scorekeeper.text.locale import current_digits, current_locale
 
 EXTENSION = "scorekeeper.fragments"
 SIZE = 4096

@@ -8,19 +8,19 @@ from typing import Any
 from flask import abort, current_app
 from markupsafe import Markup, escape
 
-from scorekeeper import services
-from scorekeeper.i18n import (
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.store import games as services
+from scorekeeper.text.locale import (
     bdi,
     format_number,
     isolate,
     localize_digits,
     ltr,
 )
-from scorekeeper.i18n import lazy_gettext as _l
-from scorekeeper.messages import describe_contracts
-from scorekeeper.rules.contracts import Contract
-from scorekeeper.web import bp
-from scorekeeper.web.present import RED, SYMBOLS
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.text.messages import describe_contracts
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.games.present import RED, SYMBOLS
 
 NOT_FOUND = _l("There is no game at this address. Check the link, or start a new game.")
 

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import services
 from scorekeeper.rules.cards import ALL_CARDS, cards_of
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_revoke_deal
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trickplay import trick_winner
+from scorekeeper.store import games as services
 
 pytestmark = pytest.mark.browser
 

@@ -21,12 +21,12 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
-from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
 
 pytestmark = pytest.mark.browser
 

@@ -19,7 +19,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
 from scorekeeper import PROJECT_ROOT
-from scorekeeper.messages import MESSAGES, Plural
+from scorekeeper.text.messages import MESSAGES, Plural
 
 LANGUAGES = ["ar", "es", "it", "pt", "ru"]
 TRANSLATIONS = PROJECT_ROOT / "translations"

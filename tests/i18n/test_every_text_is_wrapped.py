@@ -28,9 +28,11 @@ from flask import Flask, abort
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import PROJECT_ROOT, pdf, services
+from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
-from scorekeeper.i18n import SUPPORTED_LOCALES
+from scorekeeper.store import games as services
+from scorekeeper.text.locale import SUPPORTED_LOCALES
+from scorekeeper.web.sheets import pdf
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 NOTE = "42"

@@ -11,12 +11,12 @@ from flask import Flask, session
 from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 
-from scorekeeper import i18n
-from scorekeeper.messages import ENGLISH, translate_error, translate_problem
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import IllegalError, Problem
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import check_contracts
+from scorekeeper.text import locale as i18n
+from scorekeeper.text.messages import ENGLISH, translate_error, translate_problem
 
 
 def locale_for(app: Flask, path: str = "/", **headers: str) -> tuple[str, str, dict[str, Any]]:
@@ -206,7 +206,7 @@ def test_fallbacks_to_the_engine_message() -> None:
 
 
 def test_contract_labels_go_through_the_catalogue(app: Flask) -> None:
-    from scorekeeper.messages import CONTRACT_LABELS, MESSAGES
+    from scorekeeper.text.messages import CONTRACT_LABELS, MESSAGES
 
     for contract in Contract:
         assert MESSAGES[f"contract.{contract.value}"] == CONTRACT_LABELS[contract]

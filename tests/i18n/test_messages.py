@@ -1,7 +1,7 @@
 """The engine's messages as templates: every code catalogued, every message rebuilt.
 
 (a) every problem code the sources can raise has a template in
-``scorekeeper.messages``; (b) on a corpus of real errors, the English template
+``scorekeeper.text.messages``; (b) on a corpus of real errors, the English template
 filled with the problem's params gives back the engine's message exactly, so
 the params are complete; and every template is met by the corpus.
 """
@@ -18,15 +18,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from scorekeeper import PROJECT_ROOT, messages
-from scorekeeper.game_input import (
-    clean_players,
-    parse_deal_body,
-    parse_new_game_body,
-    parse_redeal_body,
-)
-from scorekeeper.history import breaks_later
-from scorekeeper.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
+from scorekeeper import PROJECT_ROOT
 from scorekeeper.rules import rulings, validation
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, hand_mask, parse_cards
@@ -59,6 +51,15 @@ from scorekeeper.rules.wire import (
     parse_seat,
     parse_tricks,
 )
+from scorekeeper.store.input import (
+    clean_players,
+    parse_deal_body,
+    parse_new_game_body,
+    parse_redeal_body,
+)
+from scorekeeper.text import messages
+from scorekeeper.text.history import breaks_later
+from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
 from tests.common import NAMES, C, D, K, Q, T
 from tests.rules.test_claims_api import SPADES, trix_body
 from tests.rules.test_claims_api import body as claims_body
@@ -70,7 +71,10 @@ SOURCES = [  # errors.py is the machinery: its Problem(code, …) passes codes t
     path
     for path in sorted((PROJECT_ROOT / "scorekeeper" / "rules").glob("**/*.py"))
     if path.name != "errors.py"
-] + [PROJECT_ROOT / "scorekeeper" / path for path in ("game_input.py", "history.py", "services.py")]
+] + [
+    PROJECT_ROOT / "scorekeeper" / path
+    for path in ("store/input.py", "text/history.py", "store/games.py")
+]
 
 
 # --- (a) every code in the sources has a template ----------------------------------------
@@ -174,11 +178,11 @@ def test_every_code_in_the_sources_has_a_template() -> None:
         if key in PROBLEMS or any(k.startswith(f"{key}.") for k in PROBLEMS):
             continue
         missing.append(f"{key} ({', '.join(sorted(p.name for p in paths))})")
-    assert not missing, "no template in scorekeeper/messages.py for: " + "; ".join(missing)
+    assert not missing, "no template in scorekeeper/text/messages.py for: " + "; ".join(missing)
 
 
 def test_templates_are_extracted_by_pybabel() -> None:
-    path = PROJECT_ROOT / "scorekeeper" / "messages.py"
+    path = PROJECT_ROOT / "scorekeeper" / "text" / "messages.py"
     extracted = {
         m if isinstance(m, str) else m[0] for _, m, *_ in extract_from_file("python", str(path))
     }
@@ -739,7 +743,7 @@ def test_the_corpus_meets_every_template() -> None:
 
 
 def test_services_nothing_to_undo(app: Any) -> None:
-    from scorekeeper import services
+    from scorekeeper.store import games as services
 
     loaded, _ = services.create_game(NAMES, 0, RuleSet())
     with pytest.raises(RulesError) as caught:

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import PROJECT_ROOT
-from scorekeeper.i18n import LRI, PDI, SUPPORTED_LOCALES
+from scorekeeper.text.locale import LRI, PDI, SUPPORTED_LOCALES
 
 NAMES = ["رنا", "Sami", "عمر", "Lina"]
 ARABIC_CATALOGUE = PROJECT_ROOT / "translations" / "ar" / "LC_MESSAGES" / "messages.po"

@@ -18,11 +18,11 @@ import pytest
 from flask import Flask
 from pypdf import PdfReader
 
-from scorekeeper import services
 from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
 from tests.common import NAMES, C, D, K, Q, T
 
 ARABIC_NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper import pdf, services
+from scorekeeper.store import games as services
+from scorekeeper.web.sheets import pdf
 
 Play = Callable[..., services.LoadedGame]
 ARABIC = ["رنا", "Sami", "عمر الحداد", "Lina"]

@@ -71,7 +71,7 @@ def test_blank_sheet_on_letter_paper_is_one_page(client: FlaskClient, pdfs: Any)
 def test_a_second_blank_download_is_cached(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper import pdf
+    from scorekeeper.web.sheets import pdf
 
     calls: list[str] = []
     real = pdf.html_to_pdf

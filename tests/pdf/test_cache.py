@@ -8,10 +8,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import pdf, services
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
+from scorekeeper.store import games as services
+from scorekeeper.web.sheets import pdf
 
 Play = Callable[..., services.LoadedGame]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules.ruleset import RuleSet, Values
-from scorekeeper.sheet import describe_rules
+from scorekeeper.web.sheets.content import describe_rules
 
 GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     ({}, ["Standard rules."]),

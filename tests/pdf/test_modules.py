@@ -10,17 +10,23 @@ import unicodedata
 import pytest
 from flask import Flask
 
-from scorekeeper import chart, pdf
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import RedealEntry
-from scorekeeper.sheet import describe_captures, describe_redeal, plain
+from scorekeeper.web.sheets import chart, pdf
+from scorekeeper.web.sheets.content import describe_captures, describe_redeal, plain
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 
 
 @pytest.mark.parametrize(
-    "name", ["scorekeeper.sheet", "scorekeeper.chart", "scorekeeper.pdf", "scorekeeper.web.export"]
+    "name",
+    [
+        "scorekeeper.web.sheets.content",
+        "scorekeeper.web.sheets.chart",
+        "scorekeeper.web.sheets.pdf",
+        "scorekeeper.web.sheets.routes",
+    ],
 )
 def test_docstring_examples_run(name: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(name))

@@ -1,5 +1,5 @@
 """Render processes: nothing inherited across a fork, a time limit that cuts off, and a
-bound on renders shared by every process of a server (scorekeeper/pdf_renderer.py)."""
+bound on renders shared by every process of a server (scorekeeper/web/sheets/renderer.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,16 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper import pdf_engine, pdf_renderer
-from scorekeeper.pdf_engine import Job
-from scorekeeper.pdf_renderer import RENDERER, Limits, Renderer, SheetUnavailable, server_slot
+from scorekeeper.web.sheets import engine as pdf_engine
+from scorekeeper.web.sheets import renderer as pdf_renderer
+from scorekeeper.web.sheets.engine import Job
+from scorekeeper.web.sheets.renderer import (
+    RENDERER,
+    Limits,
+    Renderer,
+    SheetUnavailable,
+    server_slot,
+)
 
 BLANK = Job(
     html="<!DOCTYPE html><html><body><p>Trix</p></body></html>",

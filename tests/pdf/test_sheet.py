@@ -10,10 +10,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import pdf, pdf_engine, services
-from scorekeeper.game_store import REPLAYS
 from scorekeeper.rules.ruleset import RuleSet, Values
-from scorekeeper.sheet import number
+from scorekeeper.store import games as services
+from scorekeeper.store.game_store import REPLAYS
+from scorekeeper.web.sheets import engine as pdf_engine
+from scorekeeper.web.sheets import pdf
+from scorekeeper.web.sheets.content import number
 from tests.sql import sql_statements
 
 Play = Callable[..., services.LoadedGame]

@@ -15,10 +15,10 @@ from babel.support import Translations
 from flask.testing import FlaskClient
 
 from scorekeeper import PROJECT_ROOT
-from scorekeeper.messages import english, translate_problem
 from scorekeeper.rules.checks import CHECKS, guess_kind
 from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
+from scorekeeper.text.messages import english, translate_problem
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}

@@ -18,12 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import models, services
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.store import models
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 

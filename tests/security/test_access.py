@@ -16,8 +16,9 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app, services
-from scorekeeper.tokens import GAME_ID_BYTES, hash_token
+from scorekeeper import create_app
+from scorekeeper.store import games as services
+from scorekeeper.store.tokens import GAME_ID_BYTES, hash_token
 
 API = "/api/v1"
 CONFIG = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "routes"}
@@ -230,7 +231,7 @@ def _qr_sources(page: str) -> tuple[str | None, str | None]:
 def test_qr_images_encode_the_links_and_only_editors_get_the_edit_one(
     app: Flask, client: FlaskClient, phone: Callable[..., FlaskClient]
 ) -> None:
-    from scorekeeper.web.sharing import qr_svg
+    from scorekeeper.web.sharing.routes import qr_svg
 
     game_id, token = _owner(client)
     view_qr, edit_qr = _qr_sources(_page(client, game_id))

@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import models, services
 from scorekeeper.extensions import db
+from scorekeeper.store import games as services
+from scorekeeper.store import models
 
 FORMS = {
     "/games/{id}/deals/new?contracts=king": {"kh_taker": "2", "kh_doubled_by": ""},

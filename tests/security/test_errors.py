@@ -9,9 +9,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import MAX_CONTENT_LENGTH, models
+from scorekeeper import MAX_CONTENT_LENGTH
 from scorekeeper.extensions import db
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import models
 
 API = "/api/v1"
 TRACES = ("Traceback", 'File "', "RuntimeError", "scorekeeper/")

@@ -27,12 +27,13 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import models, services
 from scorekeeper.extensions import db
 from scorekeeper.rules.cards import ALL_CARDS
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.store import models
 
 API = "/api/v1"
 MAX_EXAMPLES = 100

@@ -12,8 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import PROJECT_ROOT, security
+from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
+from scorekeeper.web import hardening as security
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.store import games as services
 
 API = "/api/v1"
 

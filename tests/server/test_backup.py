@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import models
 from scorekeeper.extensions import db
+from scorekeeper.store import models
 from tests.conftest import postgres_schema_app
 
 API = "/api/v1"

@@ -6,7 +6,7 @@ import doctest
 
 from flask.testing import FlaskClient
 
-from scorekeeper import api_games
+from scorekeeper.web.api import games as api_games
 
 API = "/api/v1"
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]

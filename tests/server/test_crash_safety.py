@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app
+from scorekeeper.store import games as services
 
 WRITERS = 8
 ACKS_BEFORE_KILL = 80

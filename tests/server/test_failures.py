@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text, update
 
-from scorekeeper import extensions, models, transactions, write_gate
+from scorekeeper import extensions
 from scorekeeper.extensions import db
-from scorekeeper.game_store import REPLAYS
+from scorekeeper.store import models, transactions, write_gate
+from scorekeeper.store.game_store import REPLAYS
 from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
@@ -157,7 +158,7 @@ def test_postgres_write_behind_a_held_row_lock_is_a_503(pg_app: Flask) -> None:
 def test_a_writer_that_never_gets_its_turn_is_a_503(
     file_app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Another worker process holding the SQLite write gate (scorekeeper.write_gate)."""
+    """Another worker process holding the SQLite write gate (scorekeeper.store.write_gate)."""
     monkeypatch.setattr(write_gate, "WAIT_SECONDS", 0.1)
     client = file_app.test_client()
     game_id, auth = new_game(client)

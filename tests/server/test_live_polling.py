@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import game_store, live
+from scorekeeper.store import game_store, live
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
 

@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
 from tests.common import NAMES, C, D, K, Q, T
 from tests.pdf.conftest import deal_for
 from tests.server.serving import Client, Server

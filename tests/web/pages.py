@@ -8,7 +8,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
+from scorekeeper.store import games as services
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 

@@ -20,7 +20,6 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.rules.cards import ALL_CARDS, Card, cards_of
 from scorekeeper.rules.checks import check_play
@@ -29,6 +28,7 @@ from scorekeeper.rules.deals import deal_hands, random_deal, random_revoke_deal,
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trix import first_player, frontier
+from scorekeeper.store import games as services
 from tests.web.pages import new_game
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
@@ -640,7 +640,7 @@ def test_a_trix_claim_with_passes_in_its_line(client: FlaskClient, game: str) ->
 def test_a_claim_not_decided_in_time_says_so(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper.web import dispute_claims
+    from scorekeeper.web.disputes import claims as dispute_claims
 
     def slow(body: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -890,7 +890,8 @@ def test_the_trix_picker_knows_what_can_be_laid(client: FlaskClient) -> None:
 def test_dispute_modules_doctests_run(app: Flask) -> None:
     import doctest
 
-    from scorekeeper.web import dispute_input, dispute_timeline
+    from scorekeeper.rules import timeline as dispute_timeline
+    from scorekeeper.web.disputes import input as dispute_input
 
     with app.test_request_context():
         for module in (dispute_input, dispute_timeline):

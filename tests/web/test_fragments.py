@@ -18,8 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.store import games as services
 from scorekeeper.web.fragments import FragmentCache, fragment_cache
 from tests.web.pages import NAMES, new_game
 
@@ -191,7 +191,7 @@ def test_keys_with_long_texts_are_rendered_but_not_kept(app: Flask, length: int)
 def test_the_lru_cache_examples_hold() -> None:
     import doctest
 
-    from scorekeeper import lru
+    from scorekeeper.store import cache as lru
 
     failures, tried = doctest.testmod(lru)
     assert tried and not failures

@@ -14,12 +14,14 @@ from flask import Flask
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from scorekeeper import PROJECT_ROOT, models, services
+from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.store import models
 from tests.conftest import postgres_schema_app
 
 MIGRATIONS = PROJECT_ROOT / "migrations"

@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.store import games as services
 from tests.web.pages import NAMES, html, new_game, post_deal, version
 
 # --- helpers -------------------------------------------------------------------------------

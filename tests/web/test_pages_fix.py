@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper.store import games as services
 from tests.web.pages import html, new_game, post_deal, version
 
 TRIX = {"trix-0": "2", "trix-1": "0", "trix-2": "3", "trix-3": "1"}

@@ -8,8 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
-from scorekeeper.game_store import REPLAYS
+from scorekeeper.store import games as services
+from scorekeeper.store.game_store import REPLAYS
 from tests.sql import sql_statements
 from tests.web import pages
 from tests.web.pages import html, new_game

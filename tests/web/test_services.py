@@ -15,12 +15,13 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import models, services
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, StateError
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.store import models
 from tests.common import NAMES, C, D, K, Q, T
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements

@@ -1,0 +1,368 @@
+"""The database side of the services: fetch, replay and write a game in one transaction.
+
+A write (:func:`write`) locks the game (SQLite ``BEGIN IMMEDIATE``,
+PostgreSQL ``SELECT … FOR UPDATE``), replays its log, checks the caller's
+version, lets the caller change it, and commits: all or nothing. Every
+write bumps the version, refreshes the cached summary and keeps a
+:class:`~scorekeeper.store.models.Revision` (:func:`apply_change`).
+
+Reads and writes start from the game's *head* (its version and edit-token
+hash, one small query). When that version was replayed before
+(:data:`REPLAYS`) nothing else is read; writes are then plain SQL
+statements (insert, update, delete) with no ORM objects to build, so
+recording a deal costs a handful of statements and no replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from flask import has_request_context, request
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, joinedload
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.errors import RulesError, part
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import models
+from scorekeeper.store.cache import LRUCache
+from scorekeeper.store.snapshot import (
+    GameNotFound,
+    LoadedGame,
+    LogRow,
+    StaleVersion,
+    UnreplayableLog,
+)
+from scorekeeper.store.transactions import write_transaction
+from scorekeeper.text.history import breaks_later, stale_message, summarize
+from scorekeeper.text.messages import translate_problems
+
+T = TypeVar("T")
+
+
+GAMES = models.Game.__table__
+LOG = models.LogEntry.__table__
+REVISIONS = models.Revision.__table__
+HEADS_KEY = "scorekeeper.game_heads"
+
+# The statements of reads and writes, built once (SQLAlchemy then reuses their compiled
+# form) and run on the session's connection: plain SQL, no ORM objects to track.
+HEAD = select(models.Game.version, models.Game.edit_token_hash).where(
+    models.Game.id == bindparam("game_id")
+)
+LOCK = select(models.Game.version).where(models.Game.id == bindparam("game_id")).with_for_update()
+ADD_ENTRY = insert(LOG)
+SET_ENTRY = (
+    update(LOG)
+    .where(LOG.c.game_id == bindparam("of_game"), LOG.c.position == bindparam("at"))
+    .values(payload=bindparam("new_payload", type_=LOG.c.payload.type))
+)
+REMOVE_ENTRY = delete(LOG).where(
+    LOG.c.game_id == bindparam("of_game"), LOG.c.position == bindparam("at")
+)
+BUMP = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("game_id"))
+    .values(
+        version=bindparam("new_version", type_=GAMES.c.version.type),
+        updated_at=bindparam("now", type_=GAMES.c.updated_at.type),
+        finished=bindparam("new_finished", type_=GAMES.c.finished.type),
+        summary=bindparam("new_summary", type_=GAMES.c.summary.type),
+    )
+)
+ADD_REVISION = insert(REVISIONS)
+
+
+@dataclass
+class Locked:
+    """A game locked for writing, and its replay (the state the write starts from)."""
+
+    loaded: LoadedGame
+    written: list[LoadedGame] = field(default_factory=list)
+    """The states this write produced, remembered once the transaction commits."""
+
+
+class ReplayCache(LRUCache[tuple[str, int], LoadedGame]):
+    """Replayed games by (id, version), the most recently used kept.
+
+    Every write bumps a game's version, so (id, version) names exactly one
+    state of its log: a hit is always right, in any process. Only committed
+    states go in. A page after a write (the post/redirect/get) then costs
+    one query for the game's head and no replay.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        super().__init__(size)
+
+    def state(self, game_id: str, version: int) -> LoadedGame | None:
+        return self.get((game_id, version))
+
+    def keep(self, loaded: LoadedGame) -> None:
+        self.put((loaded.id, loaded.version), loaded)
+
+
+REPLAYS = ReplayCache()
+
+
+def load(game_id: str) -> LoadedGame:
+    """The game with this id, replayed from its log; :class:`GameNotFound`.
+
+    One query (the game's head) when its current version was replayed
+    before (:data:`REPLAYS`); two more and a replay otherwise.
+    """
+    session = db.session()
+    version, _hash = head(game_id)
+    cached = REPLAYS.state(game_id, version)
+    if cached is not None:
+        return cached
+    loaded = replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
+    REPLAYS.keep(loaded)
+    return loaded
+
+
+def head(game_id: str) -> tuple[int, str]:
+    """(version, edit-token hash) of the game; :class:`GameNotFound`.
+
+    Asked once per request and game: a page loads the game and checks the
+    browser's edit token, and both need only this row's two columns.
+    """
+    heads: dict[str, tuple[int, str]] | None = None
+    if has_request_context():
+        heads = request.environ.setdefault(HEADS_KEY, {})
+        if game_id in heads:
+            return heads[game_id]
+    row = db.session().connection().execute(HEAD, {"game_id": game_id}).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    found = (int(row[0]), str(row[1]))
+    if heads is not None:
+        heads[game_id] = found
+    return found
+
+
+def forget_head(game_id: str) -> None:
+    """After a write in this request, the next :func:`head` asks the database again."""
+    if has_request_context():
+        request.environ.get(HEADS_KEY, {}).pop(game_id, None)
+
+
+def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:
+    stmt = (
+        select(models.Game).where(models.Game.id == game_id).options(joinedload(models.Game.seats))
+    )
+    if lock:  # PostgreSQL: writers of one game queue here (a no-op on SQLite)
+        stmt = stmt.with_for_update(of=models.Game).execution_options(populate_existing=True)
+    row = session.execute(stmt).unique().scalar_one_or_none()
+    if row is None:
+        raise GameNotFound(game_id)
+    return row
+
+
+def fetch_log(session: Session, game_id: str) -> list[models.LogEntry]:
+    stmt = (
+        select(models.LogEntry)
+        .where(models.LogEntry.game_id == game_id)
+        .order_by(models.LogEntry.position)
+    )
+    return list(session.scalars(stmt))
+
+
+def _reason(error: RulesError) -> str:
+    """The engine's refusal in the request's language."""
+    return " ".join(translate_problems(error.problems))
+
+
+def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> LoadedGame:
+    """Replay the stored log; :class:`UnreplayableLog` if the engine now refuses an entry."""
+    players = [seat.name for seat in row.seats]
+    try:
+        rules = RuleSet.from_dict(row.rules)
+        game = Game.start(rules, row.first_king, players)
+    except RulesError as error:
+        raise UnreplayableLog(row.id, None, _reason(error)) from error
+    log: list[LogRow] = []
+    for stored in entries:
+        try:
+            entry = entry_from_dict(stored.payload)
+            game = game.record(entry)
+        except RulesError as error:
+            raise UnreplayableLog(row.id, stored.position, _reason(error)) from error
+        n = game.deals_played if isinstance(entry, DealEntry) else None
+        log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
+    return LoadedGame(
+        row.id,
+        row.version,
+        row.created_at,
+        row.updated_at,
+        players,
+        rules,
+        row.first_king,
+        game,
+        log,
+    )
+
+
+def write(game_id: str, expected: int | None, change: Callable[[Session, Locked], T]) -> T:
+    """Run ``change`` on the locked, replayed game in one transaction (all or nothing)."""
+    try:
+        with write_transaction() as session:
+            version = _lock(session, game_id)
+            loaded = REPLAYS.state(game_id, version) or replay_stored(
+                fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
+            )
+            if expected is not None and expected != loaded.version:
+                raise StaleVersion(loaded, expected, stale_reason(session, loaded, expected))
+            locked = Locked(loaded)
+            result = change(session, locked)
+        forget_head(game_id)
+        for state in locked.written:  # committed: later reads need not replay
+            REPLAYS.keep(state)
+        return result
+    except IntegrityError:
+        # Only a writer bypassing the lock could get here; report it as a race.
+        forget_head(game_id)
+        loaded = load(game_id)
+        message = "Someone else changed this game at the same moment; nothing was saved."
+        raise StaleVersion(loaded, expected or loaded.version, message) from None
+
+
+def _lock(session: Session, game_id: str) -> int:
+    """The game's version, its row locked for this transaction; :class:`GameNotFound`.
+
+    On PostgreSQL writers of one game queue here (``FOR UPDATE``); on SQLite the
+    transaction's ``BEGIN IMMEDIATE`` already holds the database's write lock.
+    """
+    version = session.connection().execute(LOCK, {"game_id": game_id}).scalar_one_or_none()
+    if version is None:
+        raise GameNotFound(game_id)
+    return int(version)
+
+
+def stale_reason(session: Session, loaded: LoadedGame, expected: int) -> str:
+    revisions = session.scalars(
+        select(models.Revision)
+        .where(models.Revision.game_id == loaded.id, models.Revision.version > expected)
+        .order_by(models.Revision.version)
+    ).all()
+    changes = (
+        [(r.action, r.before, r.after) for r in revisions] if expected < loaded.version else []
+    )
+    return stale_message(loaded.players, expected, loaded.version, changes)
+
+
+def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int) -> Game:
+    """Replay with deal ``n`` replaced; the edit's own error, or a 409 naming the later entry."""
+    game = Game.start(loaded.rules, loaded.first_king, loaded.players)
+    for index, entry in enumerate(entries):
+        try:
+            game = game.record(entry)
+        except RulesError as error:
+            if index == position:
+                raise
+            what, field = entry_name(loaded.log, index)
+            raise breaks_later(n, what, error, field) from None
+    return game
+
+
+def entry_name(log: Sequence[LogRow], index: int) -> tuple[dict[str, Any], str]:
+    """(``deal 9``, ``deals.9``), or (``the redeal after deal 8``, ``log.9``) for a redeal.
+
+    The name is a message part (:func:`scorekeeper.rules.errors.part`), so that the
+    refusal can be said in the reader's language.
+    """
+    row = log[index]
+    if row.n is not None:
+        return part("word.deal_n", n=row.n), f"deals.{row.n}"
+    kind = "misdeal" if row.kind == "misdeal" else "redeal"
+    before = [r.n for r in log[:index] if r.n is not None]
+    if before:
+        return part(f"word.{kind}_after", n=before[-1]), f"log.{index}"
+    return part(f"word.first_{kind}"), f"log.{index}"
+
+
+def append(
+    session: Session,
+    locked: Locked,
+    entry: Entry,
+    game: Game,
+    n: int | None,
+    source: str,
+    action: str,
+    after: dict[str, Any],
+) -> LoadedGame:
+    """Add ``entry`` at the end of the log."""
+    position = len(locked.loaded.log)
+    now = models.utcnow()
+    kind = "deal" if isinstance(entry, DealEntry) else entry.kind
+    session.connection().execute(
+        ADD_ENTRY,
+        {
+            "game_id": locked.loaded.id,
+            "position": position,
+            "kind": kind,
+            "payload": entry.to_dict(),
+            "created_at": now,
+        },
+    )
+    log = [*locked.loaded.log, LogRow(position, kind, entry, n, now)]
+    return apply_change(session, locked, game, log, (position, n, action, None, after), source, now)
+
+
+def replace_entry(session: Session, locked: Locked, position: int, entry: Entry) -> None:
+    """Store ``entry`` in place of the log entry at ``position`` (an edit)."""
+    params = {"of_game": locked.loaded.id, "at": position, "new_payload": entry.to_dict()}
+    session.connection().execute(SET_ENTRY, params)
+
+
+def remove_last(session: Session, locked: Locked) -> None:
+    """Delete the last log entry (an undo)."""
+    position = locked.loaded.log[-1].position
+    session.connection().execute(REMOVE_ENTRY, {"of_game": locked.loaded.id, "at": position})
+
+
+Change = tuple[int, int | None, str, dict[str, Any] | None, dict[str, Any] | None]
+"""(log position, deal number, action, before, after) of one write."""
+
+
+def apply_change(
+    session: Session,
+    locked: Locked,
+    game: Game,
+    log: list[LogRow],
+    change: Change,
+    source: str,
+    now: datetime | None = None,
+) -> LoadedGame:
+    """Bump the version, refresh the cached summary, keep a revision; the new state."""
+    now = now or models.utcnow()
+    old = locked.loaded
+    version = old.version + 1
+    bump = {"game_id": old.id, "new_version": version, "now": now}
+    bump.update(new_finished=game.finished, new_summary=summarize(game))
+    session.connection().execute(BUMP, bump)
+    position, n, action, before, after = change
+    session.connection().execute(
+        ADD_REVISION,
+        {
+            "game_id": old.id,
+            "position": position,
+            "n": n,
+            "action": action,
+            "version": version,
+            "before": before,
+            "after": after,
+            "at": now,
+            "source": source[:16],  # a label from code ("api", "page"), never user input
+        },
+    )
+    new = LoadedGame(
+        old.id, version, old.created_at, now, old.players, old.rules, old.first_king, game, log
+    )
+    locked.written.append(new)
+    return new

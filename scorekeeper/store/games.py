@@ -1,0 +1,282 @@
+"""Games in the database: load (replay the log), record, edit and undo deals.
+
+Used by the JSON API and the HTML pages alike. A game's state is never
+stored: every load replays its deal log through :mod:`scorekeeper.rules.game`
+(STYLE.md §6). Every write is one transaction (SQLite ``BEGIN IMMEDIATE``,
+PostgreSQL ``SELECT … FOR UPDATE`` on the game's row): load, replay, verify,
+append, bump the version, keep a revision, commit. On any error nothing is
+written.
+
+Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
+:class:`StaleVersion` (412 in the API, 409 on pages), and the engine's
+:class:`~scorekeeper.rules.errors.RulesError` (its ``status``: 422 or 409).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.errors import StateError
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.game_log import DealEntry, RedealEntry
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import models
+from scorekeeper.store.game_store import (
+    Locked,
+    append,
+    apply_change,
+    fetch_game,
+    forget_head,
+    head,
+    load,
+    remove_last,
+    replace_entry,
+    replay_edit,
+    write,
+)
+from scorekeeper.store.input import clean_players
+from scorekeeper.store.input import parse_deal_body as _parse_deal_body
+from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
+from scorekeeper.store.tokens import hash_matches, hash_token, new_edit_token, new_game_id
+from scorekeeper.store.transactions import write_transaction
+from scorekeeper.text.history import DealRevision, GameSummary, summarize, summary_of
+
+__all__ = [
+    "DealNotFound",
+    "DealRevision",
+    "GameNotFound",
+    "GameSummary",
+    "LoadedGame",
+    "LogRow",
+    "StaleVersion",
+    "create_game",
+    "deal_revisions",
+    "edit_deal",
+    "game_exists",
+    "list_games",
+    "load_game",
+    "parse_deal_body",
+    "recent_player_names",
+    "record_deal",
+    "record_redeal",
+    "replace_edit_token",
+    "token_matches",
+    "undo_last",
+]
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def load_game(game_id: str) -> LoadedGame:
+    """The game with this id, replayed from its log; :class:`GameNotFound`.
+
+    One query when this version was replayed before, three otherwise
+    (:func:`scorekeeper.store.game_store.load`).
+    """
+    return load(game_id)
+
+
+def game_exists(game_id: str) -> bool:
+    return db.session.scalar(select(models.Game.id).where(models.Game.id == game_id)) is not None
+
+
+def token_matches(game_id: str, token: str) -> bool:
+    """Whether ``token`` is this game's edit token (constant time; False for no such game).
+
+    Reads the game's head, which a page that loads the game has read already.
+    """
+    try:
+        _version, stored = head(game_id)
+    except GameNotFound:
+        hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
+        return False
+    return hash_matches(stored, token)
+
+
+def replace_edit_token(game_id: str) -> str:
+    """Revoke every edit link: a new edit token, shown this once and stored hashed.
+
+    The old token (and so every phone and API client holding it) stops working
+    at once; the game's version is unchanged (its content did not change).
+    """
+    token = new_edit_token()
+    with write_transaction() as session:
+        row = fetch_game(session, game_id, lock=True)
+        row.edit_token_hash = hash_token(token)
+    forget_head(game_id)
+    return token
+
+
+def deal_revisions(game_id: str, n: int) -> list[DealRevision]:
+    """Every write to deal ``n``, oldest first (record, edits, undos and re-records)."""
+    loaded = load_game(game_id)
+    loaded.deal_row(n)  # DealNotFound if there is no such deal now
+    rows = db.session.scalars(
+        select(models.Revision)
+        .where(models.Revision.game_id == game_id, models.Revision.n == n)
+        .order_by(models.Revision.version)
+    )
+    return [DealRevision(r.at, r.action, r.source, r.version, r.before, r.after) for r in rows]
+
+
+def list_games(
+    limit: int = 200, ids: Collection[str] | None = None
+) -> tuple[list[GameSummary], list[GameSummary]]:
+    """(games in progress, finished games), most recently changed first.
+
+    ``ids`` keeps only those games (the ones a browser knows). Reads the
+    summaries cached on every write, so no game is replayed.
+    """
+    stmt = select(models.Game)
+    if ids is not None:
+        stmt = stmt.where(models.Game.id.in_(list(ids)))
+    rows = db.session.scalars(
+        stmt.options(selectinload(models.Game.seats))
+        .order_by(models.Game.updated_at.desc(), models.Game.id)
+        .limit(limit)
+    )
+    summaries = [
+        summary_of(
+            r.id, [s.name for s in r.seats], r.summary, r.finished, r.created_at, r.updated_at
+        )
+        for r in rows
+    ]
+    return [s for s in summaries if not s.finished], [s for s in summaries if s.finished]
+
+
+def recent_player_names(limit: int = 12) -> list[str]:
+    """Names from the most recently changed games, newest first, without repeats."""
+    rows = db.session.execute(
+        select(models.Seat.name)
+        .join(models.Game)
+        .order_by(models.Game.updated_at.desc(), models.Game.id, models.Seat.seat)
+        .limit(limit * 8)
+    )
+    names: list[str] = []
+    seen: set[str] = set()
+    for (name,) in rows:
+        if name.casefold() not in seen and len(names) < limit:
+            seen.add(name.casefold())
+            names.append(name)
+    return names
+
+
+def parse_deal_body(body: dict[str, Any], loaded: LoadedGame | None) -> DealEntry:
+    """The API body ``{"contracts", "captures", "king"?}`` as a :class:`DealEntry`.
+
+    Raises :class:`RulesError` on bad shape; legality is checked when recorded.
+    """
+    return _parse_deal_body(body, None if loaded is None else loaded.rules)
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[LoadedGame, str]:
+    """A new game (version 1) and its edit token, shown this once and stored hashed."""
+    names = clean_players(players)
+    game = Game.start(rules, first_king, names)
+    token, game_id, now = new_edit_token(), new_game_id(), models.utcnow()
+    with write_transaction() as session:
+        row = models.Game(
+            id=game_id,
+            rules=rules.to_dict(),
+            first_king=first_king,
+            version=1,
+            edit_token_hash=hash_token(token),
+            finished=game.finished,
+            summary=summarize(game),
+            seats=[models.Seat(seat=s, name=name) for s, name in enumerate(names)],
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(row)
+    loaded = LoadedGame(game_id, 1, now, now, names, rules, first_king, game, [])
+    return loaded, token
+
+
+def record_deal(
+    game_id: str, entry: DealEntry, expected_version: int | None = None, source: str = "page"
+) -> tuple[LoadedGame, int]:
+    """Append a deal; returns the new state and the deal's number ``n``."""
+
+    def change(session: Session, locked: Locked) -> tuple[LoadedGame, int]:
+        game = locked.loaded.game.record(entry)
+        record = game.deals[-1]
+        after = {"kind": "deal", **record.to_dict()}
+        loaded = append(session, locked, entry, game, record.n, source, "record", after)
+        return loaded, record.n
+
+    return write(game_id, expected_version, change)
+
+
+def record_redeal(
+    game_id: str, entry: RedealEntry, expected_version: int | None = None, source: str = "page"
+) -> LoadedGame:
+    """Append a redeal or misdeal (R8): no contract is used up."""
+
+    def change(session: Session, locked: Locked) -> LoadedGame:
+        game = locked.loaded.game.record(entry)
+        after = {**entry.to_dict(), "n": None}
+        return append(session, locked, entry, game, None, source, "redeal", after)
+
+    return write(game_id, expected_version, change)
+
+
+def edit_deal(
+    game_id: str, n: int, entry: DealEntry, expected_version: int | None, source: str = "page"
+) -> LoadedGame:
+    """Replace deal ``n`` and re-validate the whole log.
+
+    A change that breaks a later entry is refused (:class:`StateError`, 409,
+    naming the later deal and the reason) and nothing changes.
+    """
+
+    def change(session: Session, locked: Locked) -> LoadedGame:
+        loaded = locked.loaded
+        target = loaded.deal_row(n)
+        if target.entry == entry:
+            return loaded  # nothing to change, nothing to write
+        entries = [row.entry for row in loaded.log]
+        entries[target.position] = entry
+        game = replay_edit(loaded, entries, target.position, n)
+        replace_entry(session, locked, target.position, entry)
+        before = {"kind": "deal", **loaded.game.deals[n - 1].to_dict()}
+        after = {"kind": "deal", **game.deals[n - 1].to_dict()}
+        log = list(loaded.log)
+        log[target.position] = LogRow(target.position, "deal", entry, n, target.created_at)
+        return apply_change(
+            session, locked, game, log, (target.position, n, "edit", before, after), source
+        )
+
+    return write(game_id, expected_version, change)
+
+
+def undo_last(game_id: str, expected_version: int | None, source: str = "page") -> LoadedGame:
+    """Remove the last log entry (a deal or a redeal); 409 if there is none."""
+
+    def change(session: Session, locked: Locked) -> LoadedGame:
+        loaded = locked.loaded
+        if not loaded.log:
+            raise StateError.one(
+                "nothing_to_undo", "There is nothing to undo: no deal has been recorded yet."
+            )
+        last = loaded.log[-1]
+        if last.n is None:
+            before = {**last.entry.to_dict(), "n": None}
+        else:
+            before = {"kind": "deal", **loaded.game.deals[last.n - 1].to_dict()}
+        remove_last(session, locked)
+        log = loaded.log[:-1]
+        game = Game.replay(loaded.rules, loaded.first_king, loaded.players, [r.entry for r in log])
+        return apply_change(
+            session, locked, game, log, (last.position, last.n, "undo", before, None), source
+        )
+
+    return write(game_id, expected_version, change)

@@ -1,0 +1,88 @@
+"""Live updates: a game's version without replaying it, and what its last write did.
+
+Phones showing a game poll ``GET /games/<id>/version`` (and API clients
+``GET /api/v1/games/<id>``) with ``If-None-Match``. An unchanged game is
+answered from the ``version`` column alone (:func:`game_version`, one
+indexed lookup, no replay), so polling every 1.5 s costs a 304 and almost
+nothing on the server. Only when the version moved is the last revision
+read, to say in words what changed (:func:`live_state`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from scorekeeper.store import models
+from scorekeeper.store.snapshot import GameNotFound
+from scorekeeper.store.transactions import reader
+from scorekeeper.text import history
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What a polling phone needs: the version, and one sentence about the last change."""
+
+    version: int
+    deals_played: int
+    finished: bool
+    change: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "deals_played": self.deals_played,
+            "finished": self.finished,
+            "change": self.change,
+        }
+
+
+def game_version(game_id: str) -> int:
+    """The game's version (its ETag), read from its row alone; :class:`GameNotFound`."""
+    with reader() as read:
+        version = read.scalar(select(models.Game.version).where(models.Game.id == game_id))
+    if version is None:
+        raise GameNotFound(game_id)
+    return int(version)
+
+
+def live_state(game_id: str) -> LiveState:
+    """The version, the cached summary and the last change, without replaying the log."""
+    with reader() as read:
+        row = read.execute(
+            select(models.Game.version, models.Game.summary, models.Game.finished).where(
+                models.Game.id == game_id
+            )
+        ).first()
+        if row is None:
+            raise GameNotFound(game_id)
+        names = list(
+            read.scalars(
+                select(models.Seat.name)
+                .where(models.Seat.game_id == game_id)
+                .order_by(models.Seat.seat)
+            )
+        )
+        last = read.execute(
+            select(models.Revision.action, models.Revision.before, models.Revision.after)
+            .where(models.Revision.game_id == game_id)
+            .order_by(models.Revision.version.desc())
+            .limit(1)
+        ).first()
+    version, summary, finished = row
+    change = None if last is None else change_sentence(names, *last)
+    return LiveState(version, int((summary or {}).get("deals_played", 0)), bool(finished), change)
+
+
+def change_sentence(names: list[str], action: str, before: Any, after: Any) -> str:
+    """One sentence for another phone's write, naming the deal's king and contract.
+
+    In the request's language (:data:`scorekeeper.text.history.MEANWHILE`).
+
+    >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
+    >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], "record", None, deal)
+    "Deal 7 was recorded meanwhile: Sami's King of Hearts."
+    """
+    return history.change_sentence(names, action, before, after, history.MEANWHILE)

@@ -1,0 +1,216 @@
+"""Words and small records about a game's history: revisions, stale versions, summaries.
+
+Helpers of :mod:`scorekeeper.store.games`; nothing here touches the database. The
+sentences are in the request's language (English outside a request).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import Problem, RulesError, StateError
+from scorekeeper.rules.game import Game
+from scorekeeper.text.locale import format_number, isolate_name, ngettext
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.text.messages import N_, describe_contracts, english
+
+
+@dataclass(frozen=True)
+class DealRevision:
+    """One write to a deal: when, what (record / edit / undo), from where, before and after.
+
+    ``before``/``after`` are the deal as scored (``n``, ``king``,
+    ``contracts``, ``captures``, ``scores``), or None.
+    """
+
+    at: datetime
+    action: str
+    source: str
+    version: int
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line of the home page's list of games."""
+
+    id: str
+    players: list[str]
+    deals_played: int
+    deals_total: int
+    leaders: list[str]
+    """Who is first (everyone tied for first); empty before the first deal."""
+    totals: list[int]
+    finished: bool
+    updated_at: datetime
+    created_at: datetime
+    winner: str | None = None
+
+
+def summarize(game: Game) -> dict[str, Any]:
+    """The cached summary of a replayed game (stored on every write, read by the home page)."""
+    leaders: list[int] = []
+    if game.deals_played:
+        for standing in game.standings:
+            if standing.rank == 1:
+                leaders.extend(standing.team or (standing.seat,))
+    return {
+        "deals_played": game.deals_played,
+        "deals_total": game.deals_total,
+        "totals": list(game.totals),
+        "leaders": sorted(leaders),
+        "winner": game.winner,
+    }
+
+
+def summary_of(
+    game_id: str,
+    players: list[str],
+    summary: dict[str, Any],
+    finished: bool,
+    created_at: datetime,
+    updated_at: datetime,
+) -> GameSummary:
+    """A :class:`GameSummary` from a stored summary."""
+    winner = summary.get("winner")
+    return GameSummary(
+        id=game_id,
+        players=players,
+        deals_played=int(summary.get("deals_played", 0)),
+        deals_total=int(summary.get("deals_total", 0)),
+        leaders=[players[s] for s in summary.get("leaders", [])],
+        totals=list(summary.get("totals", [0, 0, 0, 0])),
+        finished=finished,
+        updated_at=updated_at,
+        created_at=created_at,
+        winner=None if winner is None else players[winner],
+    )
+
+
+# Each sentence is whole, for each kind of write and each kind of entry, so that it can be
+# translated as one sentence (not glued from "deal 7" and "Sami's King of Hearts").
+ALREADY: dict[tuple[str, str], str] = {
+    # Translators: %(king)s is the name of the deal's king, %(contracts)s the contract(s) he
+    # announced ("Deal 7 was already recorded: Sami's King of Hearts.").
+    ("record", "deal"): N_("Deal %(n)s was already recorded: %(king)s's %(contracts)s."),
+    ("edit", "deal"): N_("Deal %(n)s was changed: %(king)s's %(contracts)s."),
+    ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone."),
+    ("redeal", "redeal"): N_("A redeal was already recorded."),
+    ("redeal", "misdeal"): N_("A misdeal was already recorded."),
+    ("undo", "redeal"): N_("A redeal was undone."),
+    ("undo", "misdeal"): N_("A misdeal was undone."),
+    ("other", ""): N_("The game was changed."),
+}
+"""What another phone's write did, said to a phone whose write came too late (stale version)."""
+MEANWHILE: dict[tuple[str, str], str] = {
+    # Translators: another phone recorded this deal while this page was open; %(king)s is the
+    # name of the deal's king, %(contracts)s the contract(s) he announced.
+    ("record", "deal"): N_("Deal %(n)s was recorded meanwhile: %(king)s's %(contracts)s."),
+    ("edit", "deal"): N_("Deal %(n)s was corrected meanwhile: %(king)s's %(contracts)s."),
+    ("undo", "deal"): N_("Deal %(n)s (%(king)s's %(contracts)s) was undone meanwhile."),
+    ("redeal", "redeal"): N_("A redeal was recorded meanwhile."),
+    ("redeal", "misdeal"): N_("A misdeal was recorded meanwhile."),
+    ("undo", "redeal"): N_("A redeal was undone meanwhile."),
+    ("undo", "misdeal"): N_("A misdeal was undone meanwhile."),
+    ("other", ""): N_("The game was changed meanwhile."),
+}
+"""The same, said to a phone that follows the game live (static/live.js)."""
+
+
+def _entry_kind(entry: dict[str, Any]) -> str:
+    kind = entry.get("kind")
+    return kind if kind in ("redeal", "misdeal") else "deal"
+
+
+def change_sentence(
+    names: Sequence[str],
+    action: str,
+    before: Any,
+    after: Any,
+    sentences: dict[tuple[str, str], str] = ALREADY,
+) -> str:
+    """One sentence saying what a write did, in the request's language.
+
+    ``sentences`` is :data:`ALREADY` (a stale-version message) or :data:`MEANWHILE`
+    (a live update). The king's name is isolated in right-to-left text.
+    """
+    entry = after if action in ("record", "redeal", "edit") else before
+    if action not in ("record", "redeal", "edit", "undo") or not isinstance(entry, dict):
+        return _(sentences["other", ""])
+    kind = _entry_kind(entry)
+    template = sentences.get((action, kind))
+    if template is None:
+        return _(sentences["other", ""])
+    if kind != "deal":
+        return _(template)
+    king = entry.get("king")
+    contracts = describe_contracts(Contract(c) for c in entry.get("contracts", []))
+    return _(
+        template,
+        n=format_number(entry.get("n")),
+        king=isolate_name(names[king] if isinstance(king, int) else "?"),
+        contracts=contracts,
+    )
+
+
+def stale_message(
+    names: Sequence[str], expected: int, current: int, changes: Sequence[tuple[str, Any, Any]]
+) -> str:
+    """Why ``expected`` is stale: what changed since, and what to do."""
+    versions = {"expected": format_number(expected), "current": format_number(current)}
+    if not changes:
+        return _(
+            "Version %(expected)s is not a version of this game; it is at version %(current)s. "
+            "Reload it and try again.",
+            **versions,
+        )
+    sentences = [change_sentence(names, *change) for change in changes[-3:]]
+    more = len(changes) - 3
+    if more > 0:
+        earlier = ngettext(
+            "%(count)s earlier change, then:",
+            "%(count)s earlier changes, then:",
+            more,
+            count=format_number(more),
+        )
+        sentences.insert(0, earlier)
+    now = _(
+        "The game is now at version %(current)s, not %(expected)s; "
+        "reload it and check before saving again.",
+        **versions,
+    )
+    return " ".join([*sentences, now])
+
+
+def breaks_later(
+    n: int, later: str | dict[str, Any], error: RulesError, field_prefix: str
+) -> StateError:
+    """An edit of deal ``n`` refused because a later entry no longer replays (409).
+
+    ``later`` names that entry: a message part (``word.deal_n``…), or English text.
+    """
+    later_text = (
+        english(later["part"], later.get("params", {})) if isinstance(later, dict) else later
+    )
+    problems = [
+        Problem(
+            "edit_breaks_later_deal",
+            f"Changing deal {n} this way would break {later_text}: {p.message}",
+            p.rule,
+            field_prefix if p.field is None else f"{field_prefix}.{p.field}",
+            {**_without_variant(p.params), "n": n, "later": later, "reason_code": p.code}
+            | {"reason": {"part": p.key, "params": p.params}},
+        )
+        for p in error.problems
+    ]
+    return StateError(problems)
+
+
+def _without_variant(params: dict[str, Any]) -> dict[str, Any]:
+    """The later problem's params, minus its template variant (``reason`` keeps it whole)."""
+    return {k: v for k, v in params.items() if k != "variant"}

@@ -1,0 +1,395 @@
+"""Languages and digits: Flask-Babel, the locale selector and the language switch.
+
+The language of a request is, in order: an explicit ``?lang=xx`` (then
+remembered in the ``lang`` cookie for a year), the ``lang`` cookie, the best
+match of the browser's ``Accept-Language`` among :data:`SUPPORTED_LOCALES`
+(``ar-JO`` → ``ar``, ``pt-BR`` → ``pt``), else English. ``/lang/<code>``
+switches it (a GET with a same-origin ``next``, or a POST with the CSRF token)
+and goes back where the player was.
+
+Digits are a separate setting (``?digits=``, the ``digits`` cookie,
+``/digits/<system>``): ``latn`` (0123, the default in every language) or
+``arab`` (Arabic-Indic ٠١٢٣). Western digits are the default in Arabic too:
+they are what Levantine players' phones type into the score fields and what
+the card ranks (2–10) are printed with, so a score sheet that shows the same
+digits as the keyboard and the cards reads as one; players used to ٠١٢٣ on
+paper switch once and the cookie keeps it.
+
+Templates get ``current_locale``, ``text_direction`` (``rtl`` for Arabic),
+``supported_locales`` (code and native name), ``digits``,
+``format_number(n)``, ``language_url(code)`` and ``digits_url(system)``.
+
+Right to left, card codes (``K♥``, ``10♦``) and signed numbers (``−75``,
+``+200``) would be reordered by the bidi algorithm inside Arabic sentences
+(``75−``, ``♥K``); :func:`isolate` keeps each of them left to right with
+Unicode isolates (LRI … PDI). The templates' ``_()`` and ``ngettext()`` apply
+it to every translated sentence, the ``score`` filter to every score, and the
+``bidi`` filter to sentences made in Python (flash messages, errors). Players'
+names are user data: templates set them apart with the ``bdi`` filter
+(``<bdi>Rana</bdi>``), so a name never reorders the sentence around it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, abort, has_request_context, redirect, request
+from flask_babel import Babel, get_locale, get_translations, refresh
+from flask_babel.speaklater import LazyString
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup, escape
+from werkzeug.wrappers import Response
+
+from scorekeeper import PROJECT_ROOT
+
+SUPPORTED_LOCALES: dict[str, str] = {
+    "en": "English",
+    "ar": "العربية",
+    "es": "Español",
+    "it": "Italiano",
+    "pt": "Português",
+    "ru": "Русский",
+}
+"""Each language the app speaks, by code, with its name in that language; English first."""
+
+DEFAULT_LOCALE = "en"
+RTL_LOCALES = frozenset({"ar"})
+DIGIT_SYSTEMS = ("latn", "arab")
+"""``latn``: 0123456789; ``arab``: Arabic-Indic ٠١٢٣٤٥٦٧٨٩ (CLDR numbering system names)."""
+DEFAULT_DIGITS = "latn"
+
+LANG_COOKIE = "lang"
+DIGITS_COOKIE = "digits"
+COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+_ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+_MINUS = {"latn": "−", "arab": "\u061c-"}
+"""A real minus sign; with Arabic-Indic digits CLDR's: ALM + hyphen-minus."""
+DIGIT_SAMPLES = {"latn": "0123", "arab": "٠١٢٣"}
+"""How each digit system shows itself in the digits switch."""
+
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+"""Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
+_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
+"""Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
+
+T = TypeVar("T")
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def gettext(message: str, /, **variables: Any) -> str:
+    """``message`` in the request's language (Flask-Babel's ``gettext``, typed).
+
+    The catalogue is looked up once per request (:func:`translations`).
+    """
+    text = str(translations().ugettext(message))
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> str:
+    """The form of the message for ``num`` in the request's language (``%(num)d`` is ``num``)."""
+    variables.setdefault("num", num)
+    return str(translations().ungettext(singular, plural, num)) % variables
+
+
+def lazy_gettext(message: str, /, **variables: Any) -> Any:
+    """A message translated when it is shown (for texts set at import time)."""
+    return LazyString(gettext, message, **variables)
+
+
+@pass_eval_context
+def template_gettext(context: EvalContext, message: str, /, **variables: Any) -> str:
+    """``_("…", name=…)`` in templates: translated, isolated, then filled in (escaped)."""
+    text = isolate(translations().ugettext(message))
+    return (Markup(text) if context.autoescape else text) % variables
+
+
+@pass_eval_context
+def template_ngettext(
+    context: EvalContext, singular: str, plural: str, num: int, /, **variables: Any
+) -> str:
+    """``ngettext(…)`` in templates: the form for ``num`` (``%(num)s``), filled in likewise."""
+    variables.setdefault("num", num)
+    text = isolate(translations().ungettext(singular, plural, num))
+    return (Markup(text) if context.autoescape else text) % variables
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the catalogues in ``translations/``, the selector and the switch."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PROJECT_ROOT / "translations"))
+    babel.init_app(app, locale_selector=select_locale)
+    # Jinja's "new style" gettext (placeholders filled and escaped by the call), with card
+    # codes and signed numbers kept left to right inside right-to-left sentences
+    # (isolate()). Installed as plain functions: Jinja's own wrappers add two calls
+    # through the template context to each of the page's dozens of texts.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=template_gettext, ngettext=template_ngettext, newstyle=True
+    )
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
+    app.jinja_env.globals.update(ngettext=template_ngettext)
+    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
+    # Flask-Babel caches the locale on ``g``; a request that shares an app context
+    # (tests, streamed responses) must still choose its own.
+    app.before_request(refresh)
+    app.register_blueprint(bp)
+    app.context_processor(template_context)
+    app.after_request(remember_choices)
+
+
+# --- choosing ----------------------------------------------------------------------------
+
+
+def supported_locale(code: object) -> str | None:
+    """``code`` as a supported locale (``pt-BR`` → ``pt``), or None.
+
+    >>> supported_locale("pt_BR"), supported_locale("AR"), supported_locale("fr")
+    ('pt', 'ar', None)
+    """
+    if not isinstance(code, str):
+        return None
+    primary = code.strip().replace("_", "-").split("-")[0].lower()
+    return primary if primary in SUPPORTED_LOCALES else None
+
+
+def select_locale() -> str:
+    """The request's language: ``?lang``, then the cookie, then ``Accept-Language``, then en."""
+    if not has_request_context():
+        return DEFAULT_LOCALE
+    chosen = supported_locale(request.args.get("lang")) or supported_locale(
+        request.cookies.get(LANG_COOKIE)
+    )
+    if chosen:
+        return chosen
+    best = request.accept_languages.best_match(list(SUPPORTED_LOCALES))
+    return best or DEFAULT_LOCALE
+
+
+def _memo(key: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per request: a page asks for its language hundreds of times."""
+    memo: dict[str, Any] = request.environ.setdefault(MEMO_KEY, {})
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        value = memo[key] = compute()
+        return value
+
+
+MEMO_KEY = "scorekeeper.text.locale"
+
+
+def translations() -> Any:
+    """Flask-Babel's catalogue for this request (looked up once per request)."""
+    if not has_request_context():
+        return get_translations()
+    return _memo("translations", get_translations)
+
+
+def current_locale() -> str:
+    """The language of this request (``en`` outside one)."""
+    if not has_request_context():
+        return DEFAULT_LOCALE
+    return _memo("locale", _locale_of_request)
+
+
+def _locale_of_request() -> str:
+    locale = get_locale()
+    return DEFAULT_LOCALE if locale is None else supported_locale(str(locale)) or DEFAULT_LOCALE
+
+
+def text_direction(locale: str | None = None) -> str:
+    """``rtl`` for Arabic, else ``ltr``."""
+    return "rtl" if (locale or current_locale()) in RTL_LOCALES else "ltr"
+
+
+def supported_digits(system: object) -> str | None:
+    return system if isinstance(system, str) and system in DIGIT_SYSTEMS else None
+
+
+def current_digits() -> str:
+    """``?digits``, then the ``digits`` cookie, then :data:`DEFAULT_DIGITS` (see the module doc)."""
+    if not has_request_context():
+        return DEFAULT_DIGITS
+    return _memo("digits", _digits_of_request)
+
+
+def _digits_of_request() -> str:
+    return (
+        supported_digits(request.args.get("digits"))
+        or supported_digits(request.cookies.get(DIGITS_COOKIE))
+        or DEFAULT_DIGITS
+    )
+
+
+def format_number(value: int | None, digits: str | None = None) -> str:
+    """A number for people: a real minus sign, in the chosen digits; ``""`` for None.
+
+    >>> format_number(-75, "latn"), format_number(1250, "arab"), format_number(None)
+    ('−75', '١٢٥٠', '')
+    """
+    if value is None:
+        return ""
+    system = digits or current_digits()
+    text = str(abs(value))
+    if system == "arab":
+        text = text.translate(_ARABIC_INDIC)
+    return _MINUS.get(system, "−") + text if value < 0 else text
+
+
+def isolate(text: str) -> str:
+    """In right-to-left pages, card codes and signed numbers isolated left to right.
+
+    ``Markup`` stays ``Markup`` (the isolates are not HTML); other pages get ``text`` as is.
+
+    >>> isolate("K♥ −75") == "K♥ −75"  # outside a request: left to right
+    True
+    """
+    if not text or text_direction() != "rtl":
+        return text
+    isolated = _LEFT_TO_RIGHT.sub(lambda m: LRI + m.group(0) + PDI, str(text))
+    return Markup(isolated) if isinstance(text, Markup) else isolated
+
+
+def ltr(text: str) -> str:
+    """A whole run kept left to right (a date, an id) when the page is right to left."""
+    return f"{LRI}{text}{PDI}" if text and text_direction() == "rtl" else text
+
+
+def isolate_name(name: str) -> str:
+    """A name inside a plain-text sentence, isolated (FSI … PDI) when the page is right to left.
+
+    For sentences that are not HTML (flash messages, the live banner's JSON); in
+    templates use the ``bdi`` filter.
+    """
+    return f"{FSI}{name}{PDI}" if text_direction() == "rtl" else name
+
+
+def bdi(value: object) -> Markup:
+    """A name (user data) set apart from the sentence around it: ``<bdi>Rana</bdi>``.
+
+    >>> bdi("<Sami>")
+    Markup('<bdi>&lt;Sami&gt;</bdi>')
+    """
+    return Markup("<bdi>%s</bdi>") % escape(value)
+
+
+def digits_url(system: str) -> str:
+    """The switch to digits ``system`` (``latn`` or ``arab``), coming back to this page."""
+    from flask import url_for
+
+    return url_for("i18n.set_digits", system=system, next=_this_page())
+
+
+def _this_page() -> str:
+    """Where a switch comes back to: this page's path and query."""
+    return request.full_path.rstrip("?") if has_request_context() else "/"
+
+
+def localize_digits(text: str, digits: str | None = None) -> str:
+    """``text`` with its digits in the chosen system (dates, times).
+
+    >>> localize_digits("2025-05-01", "arab")
+    '٢٠٢٥-٠٥-٠١'
+    """
+    return text.translate(_ARABIC_INDIC) if (digits or current_digits()) == "arab" else text
+
+
+def language_url(code: str) -> str:
+    """The switch to language ``code``, coming back to this page."""
+    from flask import url_for
+
+    return url_for("i18n.set_language", code=code, next=_this_page())
+
+
+def template_context() -> dict[str, Any]:
+    locale = current_locale()
+    return {
+        "current_locale": locale,
+        "text_direction": text_direction(locale),
+        "supported_locales": [
+            {"code": code, "name": name} for code, name in SUPPORTED_LOCALES.items()
+        ],
+        "digits": current_digits(),
+        "digit_samples": DIGIT_SAMPLES,
+        "format_number": format_number,
+        "language_url": language_url,
+        "digits_url": digits_url,
+    }
+
+
+# --- remembering -------------------------------------------------------------------------
+
+
+def remember_choices(response: Response) -> Response:
+    """Keep an explicit ``?lang=`` / ``?digits=`` in its cookie; say what the page varies on."""
+    lang = supported_locale(request.args.get("lang"))
+    if lang and request.cookies.get(LANG_COOKIE) != lang:
+        _set_cookie(response, LANG_COOKIE, lang)
+    digits = supported_digits(request.args.get("digits"))
+    if digits and request.cookies.get(DIGITS_COOKIE) != digits:
+        _set_cookie(response, DIGITS_COOKIE, digits)
+    if request.endpoint != "static":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def _set_cookie(response: Response, name: str, value: str) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        secure=request.is_secure,
+        httponly=True,
+    )
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` if it is a path on this site, else ``/`` (no open redirects).
+
+    >>> [safe_next(t) for t in ("/games/x?y=1", "//evil.example", "https://evil.example/", None)]
+    ['/games/x?y=1', '/', '/', '/']
+    """
+    if not target or any(ord(ch) < 32 for ch in target) or "\\" in target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        same = has_request_context() and parts.netloc == request.host
+        if not same or parts.scheme not in ("http", "https"):
+            return "/"
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+    if not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+def _back(name: str, value: str) -> Response:
+    target = request.values.get("next") or request.referrer
+    response = redirect(safe_next(target), 303 if request.method == "POST" else 302)
+    _set_cookie(response, name, value)
+    return response
+
+
+@bp.route("/lang/<code>", methods=["GET", "POST"])
+def set_language(code: str) -> Response:
+    """Switch the language (remembered in the ``lang`` cookie) and go back to ``next``."""
+    lang = supported_locale(code)
+    if lang is None:
+        abort(404)
+    return _back(LANG_COOKIE, lang)
+
+
+@bp.route("/digits/<system>", methods=["GET", "POST"])
+def set_digits(system: str) -> Response:
+    """Switch the digits (``latn`` or ``arab``, the ``digits`` cookie) and go back to ``next``."""
+    chosen = supported_digits(system)
+    if chosen is None:
+        abort(404)
+    return _back(DIGITS_COOKIE, chosen)

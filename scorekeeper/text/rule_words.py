@@ -1,0 +1,154 @@
+"""The rule set in the reader's language: its house rules (R9), and why it is not zero-sum (R11).
+
+The engine's :func:`~scorekeeper.rules.scoring.zero_sum_report` says the
+latter in English; the game page and the printed sheet say both in the
+request's language, with the same numbers from the same scoring functions.
+Outside a request, everything is English.
+
+>>> describe_rules(RuleSet(values=Values(diamond=15, trick=10)))
+['Diamond 15, trick 10 (R9.7).']
+"""
+
+from __future__ import annotations
+
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.ruleset import RuleSet, SelfCapture, Values
+from scorekeeper.rules.scoring import expected_total, kingdom_total
+from scorekeeper.text.locale import format_number
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.text.messages import N_
+
+SENTENCES: dict[tuple[str, object], str] = {
+    ("doubling", False): N_("No doubling of the K♥ and queens (R3, R4)."),
+    ("heart_lead", "only_hearts"): N_("No heart lead unless the leader holds only hearts (R3)."),
+    ("heart_lead", "broken"): N_(
+        "No heart lead until a heart has been discarded on another suit, "
+        "unless the leader holds only hearts (R3)."
+    ),
+    ("first_lead", "right_of_king"): N_(
+        "The player on the king's right leads the first trick (R10)."
+    ),
+    ("trix_first", "right_of_king"): N_("The player on the king's right plays first in Trix (R7)."),
+    ("penalty_discard", True): N_(
+        "Penalty discard: a player who cannot follow suit must discard the K♥, "
+        "a diamond or a queen if he holds one (R9.4)."
+    ),
+    ("partnership", True): N_("Partnership: seats 0+2 against 1+3 (R9.5)."),
+    ("combination", "all_four"): N_("Trex Complex: all four trick contracts in one deal (R9.6)."),
+    ("combination", "any"): N_("Trex Complex: two or more trick contracts in one deal (R9.6)."),
+    ("inverted", True): N_(
+        "Inverted signs: every score is negated and the lowest total wins (R9.8)."
+    ),
+    ("kingdom_order", "seven_of_hearts"): N_(
+        "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the next player "
+        "on his right who has not been king (R2)."
+    ),
+    ("kingdoms", 1): N_("Short game: one kingdom of five deals (R2, R9.9)."),
+    ("revoke", "whole"): N_("Revoke: the offender pays the whole contract, the others 0 (R10)."),
+    ("trix_revoke", "last"): N_(
+        "A Trix player who passes holding a legal play finishes last (R10)."
+    ),
+    ("tiebreak", "extra_deal"): N_("A tie for first is decided at once by an extra deal (R12)."),
+    ("redeal_long_hearts", True): N_(
+        "In King of Hearts, a hand of five or more hearts with the K♥ may also ask "
+        "for a redeal (R8)."
+    ),
+}
+"""One sentence per house rule value that differs from the default (API.md field values)."""
+
+VALUE_WORDS = {
+    # Translators: a changed point value in a list such as "K♥ 100, queen 30 (R9.7)."
+    "king": N_("K♥ %(value)s"),
+    "queen": N_("queen %(value)s"),
+    "diamond": N_("diamond %(value)s"),
+    "trick": N_("trick %(value)s"),
+}
+"""A changed point value, within the list of changed values (R9.7)."""
+
+
+def _self_capture_sentence(rules: RuleSet) -> list[str]:
+    if not rules.doubling or rules.doubled_self_capture is not SelfCapture.DOUBLE:
+        return []  # without doubling, the self-capture rule never applies
+    values = rules.values
+    king, queen = (format_number(-2 * rules.sign * v) for v in (values.king, values.queen))
+    sentence = _(
+        "A doubled K♥ or queen taken by its own holder costs double (%(king)s / %(queen)s) "
+        "(R3, R4).",
+        king=king,
+        queen=queen,
+    )
+    return [sentence]
+
+
+def _values_sentences(values: Values) -> list[str]:
+    """Changed point values (R9.7); the inverted Trix tail gets its own sentence (R7)."""
+    default, out = Values(), []
+    parts = [
+        _(word, value=format_number(getattr(values, k)))
+        for k, word in VALUE_WORDS.items()
+        if getattr(values, k) != getattr(default, k)
+    ]
+    if values.trix[:3] == default.trix[:3] and values.trix[3] == -default.trix[3]:
+        tail = format_number(values.trix[3])
+        out.append(_("Inverted Trix tail: the last player out scores %(score)s (R7).", score=tail))
+    elif values.trix != default.trix:
+        trix = "/".join(format_number(v) for v in values.trix)
+        parts.append(_("Trix %(values)s", values=trix))
+    if parts:
+        # Translators: the list of changed point values: "Diamond 15, trick 10 (R9.7)."
+        sentence = _("%(values)s (R9.7).", values=_(", ").join(parts))
+        out.insert(0, sentence[:1].upper() + sentence[1:])
+    return out
+
+
+def describe_rules(rules: RuleSet) -> list[str]:
+    """Every house rule that differs from the default, one plain sentence each.
+
+    >>> describe_rules(RuleSet())
+    ['Standard rules.']
+    """
+    out: list[str] = []
+    for key, value in rules.differences().items():
+        if key == "doubled_self_capture":
+            out += _self_capture_sentence(rules)
+        elif key == "values":
+            out += _values_sentences(rules.values)
+        elif key == "king_order":
+            seats = _(", ").join(format_number(s) for s in value or ())
+            out.append(_("Kings in an agreed order: seats %(seats)s (R2).", seats=seats))
+        elif key == "kingdom_order" and value == "custom":
+            continue  # said with king_order
+        elif (key, value) in SENTENCES:
+            out.append(_(SENTENCES[key, value]))
+        else:
+            out.append(_("House rule “%(name)s”: %(value)s (R9).", name=key, value=value))
+    return out or [_("Standard rules.")]
+
+
+def zero_sum_reasons(rules: RuleSet) -> list[str]:
+    """Why a kingdom under ``rules`` does not add up to 0, one sentence each (R11)."""
+    reasons: list[str] = []
+    values = rules.values
+    double = rules.doubled_self_capture is SelfCapture.DOUBLE
+    if rules.doubling and double and (values.king or values.queen):
+        reasons.append(
+            _(
+                "A doubled K♥ or queen taken by its own holder costs %(king)s / %(queen)s "
+                "with no bonus to anyone, so such a deal does not add up to its usual total.",
+                king=format_number(-2 * rules.sign * values.king),
+                queen=format_number(-2 * rules.sign * values.queen),
+            )
+        )
+    total = kingdom_total(rules)
+    if total != 0:
+        trix = expected_total(rules, [Contract.TRIX])
+        reasons.append(
+            _(
+                "The Trix awards total %(trix)s while the penalties total %(penalties)s, "
+                "so a kingdom adds up to %(total)s, not 0.",
+                trix=format_number(trix),
+                penalties=format_number(total - trix),
+                total=format_number(total),
+            )
+        )
+    return reasons

@@ -1,0 +1,220 @@
+"""The games endpoints of the JSON API (API.md "Games"), mounted at /api/v1.
+
+Thin: each view parses the request, calls :mod:`scorekeeper.store.games`, and
+answers JSON. An engine refusal (``RulesError``: 422 / 409 with its
+problems) is answered by the API's one handler in :mod:`scorekeeper.web.api.checks`;
+the services' own errors by :func:`handle_error` here: unknown game or deal
+-> 404, stale ``If-Match`` -> 412 (with the fresh game). Reads are open
+to whoever knows the game's id; writes need ``Authorization: Bearer <token>``.
+A game's version is its ETag: ``GET`` honours ``If-None-Match`` (304), and
+``PUT`` / ``DELETE`` require ``If-Match`` (428 without it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request
+
+from scorekeeper.rules.errors import StateError
+from scorekeeper.store import games as services
+from scorekeeper.store import live
+from scorekeeper.store.input import parse_new_game_body, parse_redeal_body
+from scorekeeper.store.snapshot import UnreplayableLog
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.api.checks import error_body, error_response, handle_rules_error, json_body
+
+bp = Blueprint("api_games", __name__)
+
+SOURCE = "api"
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+@bp.errorhandler(services.GameNotFound)
+@bp.errorhandler(services.DealNotFound)
+@bp.errorhandler(services.StaleVersion)
+def handle_error(error: Exception) -> tuple[Response, int]:
+    """The API error format for the services' refusals (nothing was written)."""
+    if isinstance(error, services.StaleVersion):
+        response = jsonify(
+            ok=False,
+            errors=[error_body(str(error), field="If-Match")],
+            game=error.loaded.state(),
+        )
+        response.set_etag(str(error.loaded.version))
+        return response, 412
+    return error_response(404, [error_body(str(error))])
+
+
+@bp.errorhandler(StateError)
+def handle_conflict(error: StateError) -> tuple[Response, int]:
+    """A 409 from the engine, with the game as it is now, so the phone can catch up.
+
+    Contract already played, game over, an edit that would break a later deal.
+    """
+    response, status = handle_rules_error(error)
+    game_id = (request.view_args or {}).get("game_id")
+    try:
+        loaded = services.load_game(game_id) if isinstance(game_id, str) else None
+    except (services.GameNotFound, UnreplayableLog):
+        loaded = None
+    if loaded is not None:
+        response = jsonify({**response.get_json(), "game": loaded.state()})
+        response.set_etag(str(loaded.version))
+    return response, status
+
+
+# --- headers -------------------------------------------------------------------------------
+
+
+def _require_token(game_id: str) -> None:
+    """401 without a bearer token, 403 with a wrong one, 404 for no such game."""
+    header = request.headers.get("Authorization", "")
+    scheme, _space, token = header.partition(" ")
+    token = token.strip() if scheme.lower() == "bearer" else ""
+    if token and services.token_matches(game_id, token):
+        return
+    if not services.game_exists(game_id):
+        raise services.GameNotFound(game_id)
+    if not token:
+        abort(
+            401, description=_("This needs the game's edit token: Authorization: Bearer <token>.")
+        )
+    abort(403, description=_("This edit token does not belong to this game."))
+
+
+def _if_match(required: bool) -> int | None:
+    """The version in ``If-Match`` (``"12"``, ``W/"12"`` or ``12``), None if absent or ``*``."""
+    raw = request.headers.get("If-Match")
+    if raw is None or not raw.strip():
+        if required:
+            message = _(
+                "Say which version of the game you are changing: send If-Match "
+                'with the version from its ETag (e.g. If-Match: "12").'
+            )
+            abort(428, description=message)
+        return None
+    value = raw.strip()
+    if value == "*":
+        return None
+    version = _parse_etag(value)
+    if version is None:
+        message = _(
+            'If-Match must be the game\'s version from its ETag, such as "12", not %(value)s.',
+            value=value,
+        )
+        abort(400, description=message)
+    return version
+
+
+def _parse_etag(value: str) -> int | None:
+    """``"12"``, ``W/"12"`` or ``12`` -> 12; None for anything else (``"²"`` included).
+
+    >>> [_parse_etag(v) for v in ('"12"', 'W/"12"', "12", '"²"', '"1e3"')]
+    [12, 12, 12, None, None]
+    """
+    value = value.removeprefix("W/").strip().strip('"')
+    digits = value.isascii() and value.isdigit()  # str.isdigit() also accepts "²" and "٣"
+    return int(value) if digits and len(value) < 12 else None
+
+
+def _with_etag(body: dict[str, Any], loaded: services.LoadedGame, status: int) -> Response:
+    response = jsonify(body)
+    response.status_code = status
+    response.set_etag(str(loaded.version))
+    return response
+
+
+# --- views ---------------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    """Start a game: 201 with its id, its edit token (shown only now) and its state."""
+    new = parse_new_game_body(json_body())
+    loaded, token = services.create_game(new.players, new.first_king, new.rules)
+    body = {"id": loaded.id, "edit_token": token, "game": loaded.state()}
+    response = _with_etag(body, loaded, 201)
+    response.headers["Location"] = f"{request.script_root}/api/v1/games/{loaded.id}"
+    return response
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    """The game's state; ``ETag`` carries its version, ``If-None-Match`` may answer 304.
+
+    The 304 is decided from the version column alone, before the log is replayed.
+    """
+    if request.if_none_match:
+        version = live.game_version(game_id)
+        if request.if_none_match.contains_weak(str(version)):
+            response = Response(status=304)
+            response.set_etag(str(version))
+            return response
+    loaded = services.load_game(game_id)
+    return _with_etag(loaded.state(), loaded, 200)
+
+
+@bp.post("/games/<game_id>/deals")
+def record_deal(game_id: str) -> Response:
+    """Record the next deal: 201 with the deal as scored and the new state."""
+    _require_token(game_id)
+    expected = _if_match(required=False)
+    entry = services.parse_deal_body(json_body(), None)
+    loaded, n = services.record_deal(game_id, entry, expected, source=SOURCE)
+    deal = loaded.game.deals[n - 1].to_dict()
+    response = _with_etag({"deal": deal, "game": loaded.state()}, loaded, 201)
+    response.headers["Location"] = f"{request.script_root}/api/v1/games/{game_id}/deals/{n}"
+    return response
+
+
+@bp.get("/games/<game_id>/deals/<int:n>")
+def get_deal(game_id: str, n: int) -> Response:
+    """Extension: one deal as scored, with its history of revisions."""
+    loaded = services.load_game(game_id)
+    loaded.deal_row(n)
+    revisions = [
+        {
+            "at": r.at.isoformat(),
+            "action": r.action,
+            "source": r.source,
+            "version": r.version,
+            "before": r.before,
+            "after": r.after,
+        }
+        for r in services.deal_revisions(game_id, n)
+    ]
+    body = {"deal": loaded.game.deals[n - 1].to_dict(), "revisions": revisions}
+    return _with_etag(body, loaded, 200)
+
+
+@bp.put("/games/<game_id>/deals/<int:n>")
+def edit_deal(game_id: str, n: int) -> Response:
+    """Replace deal ``n`` (``If-Match`` required); later deals are re-validated."""
+    _require_token(game_id)
+    expected = _if_match(required=True)
+    entry = services.parse_deal_body(json_body(), None)
+    loaded = services.edit_deal(game_id, n, entry, expected, source=SOURCE)
+    deal = loaded.game.deals[n - 1].to_dict()
+    return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)
+
+
+@bp.delete("/games/<game_id>/deals/last")
+def undo_last(game_id: str) -> Response:
+    """Undo: remove the last deal (or redeal), ``If-Match`` required."""
+    _require_token(game_id)
+    expected = _if_match(required=True)
+    loaded = services.undo_last(game_id, expected, source=SOURCE)
+    return _with_etag({"game": loaded.state()}, loaded, 200)
+
+
+@bp.post("/games/<game_id>/redeals")
+def record_redeal(game_id: str) -> Response:
+    """Extension: record a redeal or misdeal (R8); no contract is used up."""
+    _require_token(game_id)
+    expected = _if_match(required=False)
+    entry = parse_redeal_body(json_body())
+    loaded = services.record_redeal(game_id, entry, expected, source=SOURCE)
+    return _with_etag({"redeal": entry.to_dict(), "game": loaded.state()}, loaded, 201)

@@ -1,0 +1,15 @@
+"""The JSON API's blueprints, each with its routes (mounted at ``/api/v1``).
+
+- :mod:`.checks`: ``POST /check/<kind>``, and the API's error format;
+- :mod:`.games` and :mod:`.backup`: games, deals, redeals, export and import.
+"""
+
+from __future__ import annotations
+
+from scorekeeper.web.api import (
+    backup,  # noqa: F401  (routes of the games blueprint)
+    checks,
+    games,
+)
+
+BLUEPRINTS = (checks.bp, games.bp)

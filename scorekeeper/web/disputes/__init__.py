@@ -1,0 +1,1 @@
+"""The dispute desk: card-by-card check, revoke rulings, redeal check and claims."""

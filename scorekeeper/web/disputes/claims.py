@@ -1,0 +1,244 @@
+"""The dispute desk's redeal check (R8) and claim adjudication pages (issue 5).
+
+Redeal check: ``/disputes/redeal`` and ``/games/<id>/redeal-check`` (a GET
+form); a granted redeal can be recorded on the game by a phone with edit
+rights (``services.record_redeal``). Claims: ``/disputes/claim``, also
+reached from a game (``/games/<id>/claim``, whose form posts here with the
+game's id, so that following a game is enough to have a claim judged).
+The engine's checks (``check_redeal``, ``check_claim``) do the judging.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+
+from scorekeeper.rules.cards import Card, hand_mask
+from scorekeeper.rules.checks import check_claim as engine_check_claim
+from scorekeeper.rules.checks import check_redeal as engine_check_redeal
+from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.game_log import RedealEntry
+from scorekeeper.store import games as services
+from scorekeeper.text import disputes as text
+from scorekeeper.text.disputes import gettext
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.disputes.claim_form import (
+    DEFAULT_SECONDS,
+    HIGH_RANKS,
+    LOW_RANKS,
+    MAX_SECONDS,
+    PRESETS,
+    LineStep,
+    LineTrick,
+    claim_field,
+    preset_score,
+    read_claim,
+    trick_line,
+    trix_line,
+)
+from scorekeeper.web.disputes.input import CLAIM_SWITCHES, REDEAL_SWITCHES, Entered
+from scorekeeper.web.disputes.record import Desk
+from scorekeeper.web.disputes.routes import known_game_choices, standalone_desk
+from scorekeeper.web.forms import NOTE_MAX
+from scorekeeper.web.games.routes import Page, stale_message
+from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.sharing.access import can_edit, require_edit
+
+REDEAL_CONTRACTS = (Contract.KING, Contract.TRIX)
+
+
+# --- redeal checks (R8) ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RedealVerdict:
+    eligible: bool
+    reason: str
+    contract: Contract
+
+
+def _redeal_verdict(desk: Desk, entered: Entered) -> RedealVerdict | None:
+    """The engine's verdict on the typed hand, or None with the problems on ``entered``."""
+    contract = entered.contract("contract", REDEAL_CONTRACTS)
+    hand = entered.cards("hand")
+    if not hand and entered.ok:
+        entered.add("hand", gettext("Enter the 13 cards of the hand."))
+    if contract is None or not entered.ok:
+        return None
+    body = {
+        "rules": desk.rules.to_dict(),
+        "contract": contract.value,
+        "hand": [str(c) for c in hand],
+    }
+    try:
+        answer = engine_check_redeal(body)
+    except RulesError as error:
+        entered.add_problems(error.problems, lambda path: "hand")
+        return None
+    reason = text.redeal_reason(answer["code"], hand_mask(hand))
+    return RedealVerdict(answer["eligible"], reason, contract)
+
+
+@bp.get("/disputes/redeal")
+def check_redeal() -> Page:
+    """May this hand ask for a redeal? Without a game."""
+    entered = Entered(request.args)
+    return _redeal_page(standalone_desk(entered, REDEAL_SWITCHES), entered)
+
+
+@bp.get("/games/<game_id>/redeal-check")
+def game_redeal_check(game_id: str) -> Page:
+    """May this hand ask for a redeal? With the game's rules; a granted one can be recorded."""
+    loaded = load_or_404(game_id)
+    desk = Desk(loaded.rules, tuple(loaded.players), loaded)
+    return _redeal_page(desk, Entered(request.args))
+
+
+@bp.post("/games/<game_id>/redeal-check/record")
+def record_checked_redeal(game_id: str) -> Page:
+    """Record a redeal the check granted (edit rights): it uses up no contract (R2)."""
+    loaded = load_or_404(game_id)
+    require_edit(game_id)
+    entered = Entered(request.form)
+    desk = Desk(loaded.rules, tuple(loaded.players), loaded)
+    verdict = _redeal_verdict(desk, entered)
+    seat = entered.seat("seat", gettext("Choose who asks for the redeal."))
+    if verdict is not None and not verdict.eligible:
+        entered.add("", gettext("This hand may not ask for a redeal, so nothing was recorded."))
+    if verdict is None or seat is None or not entered.ok:
+        return _redeal_page(desk, entered, verdict)
+    entry = RedealEntry("redeal", seat, verdict.contract, note=verdict.reason[:NOTE_MAX])
+    version = request.form.get("version", "")
+    try:
+        services.record_redeal(
+            game_id, entry, int(version) if version.isdigit() else None, source="check"
+        )
+    except services.StaleVersion as stale:
+        fresh = Desk(stale.loaded.rules, tuple(stale.loaded.players), stale.loaded)
+        return _redeal_page(fresh, entered, verdict, stale_message(stale), 409)
+    except RulesError as error:
+        entered.add_problems(error.problems, lambda path: "")
+        return _redeal_page(desk, entered, verdict)
+    flash(
+        gettext("Redeal recorded: the king chooses a contract again. None was used up."), "success"
+    )
+    return redirect(url_for("web.game", game_id=game_id))
+
+
+def _redeal_page(
+    desk: Desk,
+    entered: Entered,
+    verdict: RedealVerdict | None = None,
+    message: list[str] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    if verdict is None and entered.has("check") and entered.ok:
+        verdict = _redeal_verdict(desk, entered)
+    if status == 200 and not entered.ok:
+        status = 422
+    loaded = desk.loaded
+    return render_template(
+        "dispute_redeal.html",
+        desk=desk,
+        loaded=loaded,
+        names=desk.names,
+        entered=entered,
+        verdict=verdict,
+        contracts=REDEAL_CONTRACTS,
+        editable=loaded is not None and can_edit(loaded.id) and not loaded.game.finished,
+        games=known_game_choices() if loaded is None else [],
+        switches=REDEAL_SWITCHES if loaded is None else (),
+        message=message,
+    ), status
+
+
+# --- claims ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ClaimView:
+    """A claim's answer, for the page."""
+
+    answer: dict[str, Any]
+    sentence: str
+    claimant: str
+    tricks: list[LineTrick]
+    turns: list[LineStep]
+
+
+def claim_desk(entered: Entered) -> Desk:
+    """The game's rules and names when the form comes from a game (``for_game``)."""
+    source = entered.text("for_game")
+    if source and services.game_exists(source):
+        loaded = services.load_game(source)
+        return Desk(loaded.rules, tuple(loaded.players), loaded)
+    if source:
+        entered.add("", gettext("There is no game at this address any more."))
+    return standalone_desk(entered, CLAIM_SWITCHES)
+
+
+@bp.route("/disputes/claim", methods=["GET", "POST"])
+def claim() -> Page:
+    """Does a claim hold? Posted forms are judged (a search of up to 25 s)."""
+    entered = Entered(request.form if request.method == "POST" else request.args)
+    desk = claim_desk(entered)
+    view = _judge_claim(desk, entered) if request.method == "POST" else None
+    return _claim_page(desk, entered, view)
+
+
+@bp.get("/games/<game_id>/claim")
+def game_claim(game_id: str) -> Page:
+    """The claim form for a game: its rules and names."""
+    loaded = load_or_404(game_id)
+    return _claim_page(Desk(loaded.rules, tuple(loaded.players), loaded), Entered({}), None)
+
+
+def _judge_claim(desk: Desk, entered: Entered) -> ClaimView | None:
+    body = read_claim(entered, desk.rules, desk.names)
+    if body is None:
+        return None
+    try:
+        answer = engine_check_claim(body)
+    except RulesError as error:
+        entered.add_problems(error.problems, claim_field)
+        return None
+    seat = body["claim"]["seat"]
+    sentence = text.claim_sentence(
+        answer["decided"],
+        answer["holds"],
+        answer["guaranteed"],
+        desk.names[seat],
+        body["claim"]["min_score"],
+        body["time_limit"],
+    )
+    line: list[str] = answer["line"] if not answer["holds"] else []
+    if body["contracts"] == ["trix"]:
+        hands = [body["hands"][str(s)] for s in range(4)]
+        turns = trix_line(body["to_play"], hands, line) if answer["decided"] else []
+        return ClaimView(answer, sentence, desk.names[seat], [], turns)
+    tricks = trick_line(body["leader"], body["current_trick"], line) if line else []
+    return ClaimView(answer, sentence, desk.names[seat], tricks, [])
+
+
+def _claim_page(desk: Desk, entered: Entered, view: ClaimView | None) -> tuple[str, int]:
+    status = 422 if not entered.ok else 200
+    return render_template(
+        "dispute_claim.html",
+        desk=desk,
+        loaded=desk.loaded,
+        names=desk.names,
+        entered=entered,
+        view=view,
+        contracts=ALL_CONTRACTS,
+        presets=[(p, preset_score(p, desk.rules)) for p in PRESETS],
+        low_ranks=LOW_RANKS,
+        high_ranks=HIGH_RANKS,
+        default_seconds=DEFAULT_SECONDS,
+        max_seconds=MAX_SECONDS,
+        games=known_game_choices() if desk.loaded is None else [],
+        switches=CLAIM_SWITCHES if desk.loaded is None else (),
+        card=Card.parse,
+    ), status

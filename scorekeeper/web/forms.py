@@ -1,0 +1,421 @@
+"""The pages' forms: shape and ranges only (STYLE.md §11).
+
+Whether an entry is *right* (13 diamonds, a permutation, an unplayed
+contract) is the rules engine's call; these forms only check that every
+answer was given in the right shape, turn it into rules objects
+(``to_entry()``, ``to_rules()``) and put the engine's problems back next to
+the field they concern (``add_problems()``).
+
+Messages are whole sentences, translated (``lazy_gettext`` where they are set
+at import time); the engine's problems are said in the request's language by
+:func:`scorekeeper.text.messages.translate_problem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any, NamedTuple
+
+from babel import support
+from flask_wtf import FlaskForm
+from wtforms import Field, FieldList, IntegerField, StringField
+from wtforms.i18n import messages_path
+from wtforms.validators import Length, NumberRange, Optional
+from wtforms.widgets import HiddenInput
+
+from scorekeeper.rules.captures import Capture, Captures
+from scorekeeper.rules.cards import QUEENS
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.errors import Problem
+from scorekeeper.rules.game import DealEntry, RedealEntry
+from scorekeeper.rules.game_log import RedealKind
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.text.locale import current_locale, isolate
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.text.messages import contract_label, describe_contracts, translate_problem
+
+SEATS = ("0", "1", "2", "3")
+NAME_MAX = 40
+NOTE_MAX = 200
+QUEEN_KEYS = ("qs", "qh", "qd", "qc")
+"""Form field prefixes of Q♠ Q♥ Q♦ Q♣, in the engine's suit order."""
+TRIX_PLACE_MISSING = (
+    _l("Choose who went out first."),
+    _l("Choose who went out second."),
+    _l("Choose who went out third."),
+    _l("Choose who was left with cards."),
+)
+
+
+def strip(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
+def seat_or_none(value: object) -> int | None:
+    """``"2"`` -> 2; anything that is not a seat -> None."""
+    return int(value) if isinstance(value, str) and value in SEATS else None
+
+
+def seat_choices(names: Sequence[str], blank: Any = None) -> list[tuple[str, str]]:
+    """Radio/select choices of the four seats, labelled with the players' names."""
+    choices = [(str(seat), name) for seat, name in enumerate(names)]
+    return [("", blank), *choices] if blank is not None else choices
+
+
+class ChoiceField(StringField):
+    """A radio group or select that the templates render; the form checks its value.
+
+    ``choices`` are (value, label) pairs, set per form (labels are the
+    players' names). Unlike WTForms' own choice fields, nothing here refuses
+    a value: each form's ``validate()`` does, with a message in plain words.
+    """
+
+    def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices: list[tuple[str, str]] = list(choices)
+
+
+class CountField(IntegerField):
+    """A count 0–13 in a number input; blank means 0 (and stays blank when shown again)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        if not text:
+            self.data = None
+            return
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(
+                _("“%(text)s” is not a number; enter a whole number from 0 to 13.", text=text)
+            ) from None
+
+
+@cache
+def wtforms_messages(locale: str) -> support.NullTranslations:
+    """WTForms' own messages ("Not a valid integer value.") in ``locale``, loaded once.
+
+    Flask-WTF reads this catalogue from disk on every request that builds a form.
+    """
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class ProblemsForm(FlaskForm):  # type: ignore[misc]
+    """A form that can show the engine's problems next to its fields."""
+
+    class Meta(FlaskForm.Meta):  # type: ignore[misc]
+        def get_translations(self, form: Any) -> support.NullTranslations:
+            return wtforms_messages(current_locale())
+
+    version = IntegerField(widget=HiddenInput(), validators=[Optional()])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group_errors: dict[str, list[str]] = {}
+        """Errors of a group of inputs (``diamonds``) or of the whole form (``""``)."""
+
+    def field_for(self, path: str | None) -> str:
+        """The form field or group a problem's ``field`` path belongs to ("" = the form)."""
+        return ""
+
+    def add_error(self, target: str, message: str) -> None:
+        """Attach ``message`` to field ``target`` (``players-2`` works too), or to a group."""
+        field = self._lookup(target)
+        if field is not None:
+            field.errors = [*field.errors, message]
+        else:
+            self.group_errors.setdefault(target, []).append(message)
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.add_error(self.field_for(problem.field), translate_problem(problem))
+
+    def errors_of(self, target: str) -> list[str]:
+        """Every error to show at ``target``: the field's own and its group's."""
+        field = self._lookup(target)
+        own = list(field.errors) if field is not None and not isinstance(field, FieldList) else []
+        return own + self.group_errors.get(target, [])
+
+    @property
+    def all_errors(self) -> list[str]:
+        """Every message, for the summary at the top of a form."""
+        out: list[str] = []
+        for field in self:
+            errors = field.errors
+            if isinstance(field, FieldList):
+                errors = [e for entry in field.entries for e in entry.errors]
+            out.extend(e for e in errors if isinstance(e, str))
+        for messages in self.group_errors.values():
+            out.extend(messages)
+        return out
+
+    def _lookup(self, target: str) -> Field | None:
+        name, _dash, index = target.partition("-")
+        field: Field | None = self._fields.get(name)
+        if isinstance(field, FieldList) and index.isdigit() and int(index) < len(field.entries):
+            entry: Field = field.entries[int(index)]
+            return entry
+        return None if isinstance(field, FieldList) or field is None else field
+
+
+# --- a deal --------------------------------------------------------------
+
+
+def deal_sections(
+    contracts: Sequence[Contract], rules: RuleSet, needs_king: bool
+) -> frozenset[str]:
+    """Which parts a deal form needs: ``seven`` (who holds the 7♥), ``kh``, ``queens``…"""
+    chosen = set(contracts)
+    sections = {"seven"} if needs_king else set()
+    if Contract.KING in chosen:
+        sections |= {"kh", "kh_doubling"} if rules.doubling else {"kh"}
+    if Contract.QUEENS in chosen:
+        sections |= {"queens", "q_doubling"} if rules.doubling else {"queens"}
+    if Contract.DIAMONDS in chosen:
+        sections.add("diamonds")
+    if Contract.COLLECTIONS in chosen or len(chosen) > 1:
+        sections.add("tricks")  # combinations always give tricks (R9.6, R11)
+    if Contract.TRIX in chosen:
+        sections.add("trix")
+    return frozenset(sections)
+
+
+def _seat_radio() -> ChoiceField:
+    return ChoiceField()
+
+
+def _counts() -> FieldList[Any]:
+    one = CountField(
+        validators=[Optional(), NumberRange(0, 13, _l("Enter a number from 0 to 13."))]
+    )
+    return FieldList(one, min_entries=4, max_entries=4)
+
+
+@cache
+def _deal_form_class(sections: frozenset[str]) -> type[DealForm]:
+    """A DealForm subclass holding only the fields of ``sections`` (cached per shape)."""
+    attrs: dict[str, Any] = {}
+    if "seven" in sections:
+        attrs["king"] = _seat_radio()
+    if "kh" in sections:
+        attrs["kh_taker"] = _seat_radio()
+        if "kh_doubling" in sections:
+            attrs["kh_doubled_by"] = _seat_radio()
+    if "queens" in sections:
+        for key in QUEEN_KEYS:
+            attrs[f"{key}_taker"] = _seat_radio()
+            if "q_doubling" in sections:
+                attrs[f"{key}_doubled_by"] = _seat_radio()
+    for name in ("diamonds", "tricks"):
+        if name in sections:
+            attrs[name] = _counts()
+    if "trix" in sections:
+        attrs["trix"] = FieldList(ChoiceField(), min_entries=4, max_entries=4)
+    return type("DealForm", (DealForm,), attrs)
+
+
+def make_deal_form(
+    contracts: Sequence[Contract],
+    rules: RuleSet,
+    names: Sequence[str],
+    needs_king: bool,
+    **kwargs: Any,
+) -> DealForm:
+    """The form for a deal of ``contracts`` (with ``data=`` to prefill it for an edit)."""
+    sections = deal_sections(contracts, rules, needs_king)
+    form = _deal_form_class(sections)(**kwargs)
+    form.configure(tuple(contracts), sections, names)
+    return form
+
+
+class DealForm(ProblemsForm):
+    """What each player took in one deal (API.md "Deal captures"), field by field."""
+
+    contracts: tuple[Contract, ...] = ()
+    sections: frozenset[str] = frozenset()
+
+    def configure(
+        self, contracts: tuple[Contract, ...], sections: frozenset[str], names: Sequence[str]
+    ) -> None:
+        self.contracts, self.sections = contracts, sections
+        for field in self:
+            if isinstance(field, ChoiceField):
+                doubling = field.name.endswith("_doubled_by")
+                field.choices = seat_choices(names, _("Not doubled") if doubling else None)
+        if "trix" in sections:
+            for entry in self._fields["trix"].entries:
+                entry.choices = seat_choices(names, "—")
+
+    @property
+    def contract_text(self) -> str:
+        """``King of Hearts + Queens``, in the request's language."""
+        return describe_contracts(self.contracts)
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        for field in self:
+            if isinstance(field, ChoiceField) and not field.name.endswith("_doubled_by"):
+                if seat_or_none(field.data) is None:
+                    self.add_error(field.name, self._missing_message(field.name))
+            elif isinstance(field, ChoiceField) and field.data not in (None, "", *SEATS):
+                self.add_error(field.name, _("Choose “Not doubled” or the player who doubled."))
+        if "trix" in self.sections:
+            for place, entry in enumerate(self._fields["trix"].entries):
+                if seat_or_none(entry.data) is None:
+                    self.add_error(f"trix-{place}", str(TRIX_PLACE_MISSING[place]))
+        return ok and not self.all_errors
+
+    @staticmethod
+    def _missing_message(name: str) -> str:
+        if name == "king":
+            return _("Choose who was dealt the 7♥.")
+        if name == "kh_taker":
+            return _("Choose who took the K♥.")
+        queen = QUEENS[QUEEN_KEYS.index(name[:2])].pretty
+        return _("Choose who took the %(card)s.", card=isolate(queen))
+
+    def _capture(self, prefix: str) -> Capture:
+        taker = seat_or_none(self._fields[f"{prefix}_taker"].data)
+        doubled = self._fields.get(f"{prefix}_doubled_by")
+        assert taker is not None  # validate() made sure
+        return Capture(taker, None if doubled is None else seat_or_none(doubled.data))
+
+    def _counts(self, name: str) -> tuple[int, int, int, int] | None:
+        if name not in self.sections:
+            return None
+        n = [entry.data or 0 for entry in self._fields[name].entries]
+        return (n[0], n[1], n[2], n[3])
+
+    def to_entry(self) -> DealEntry:
+        """The deal as the engine takes it; call after :meth:`validate`."""
+        queens = None
+        if "queens" in self.sections:
+            q = [self._capture(key) for key in QUEEN_KEYS]
+            queens = (q[0], q[1], q[2], q[3])
+        order = None
+        if "trix" in self.sections:
+            o = [seat_or_none(e.data) or 0 for e in self._fields["trix"].entries]
+            order = (o[0], o[1], o[2], o[3])
+        captures = Captures(
+            king_of_hearts=self._capture("kh") if "kh" in self.sections else None,
+            queens=queens,
+            diamonds=self._counts("diamonds"),
+            tricks=self._counts("tricks"),
+            trix_order=order,
+        )
+        king = seat_or_none(self._fields["king"].data) if "seven" in self.sections else None
+        return DealEntry(self.contracts, captures, king)
+
+    def field_for(self, path: str | None) -> str:
+        """``captures.queens.QH.doubled_by`` -> ``qh_doubled_by``; ``captures.diamonds`` -> …"""
+        parts = (path or "").split(".")
+        if parts[0] == "king" and "seven" in self.sections:
+            return "king"
+        if parts[0] == "contracts":
+            return "contracts"
+        if parts[0] != "captures" or len(parts) < 2:
+            return ""
+        doubled = parts[-1] == "doubled_by"
+        if parts[1] == "king_of_hearts":
+            return self._taker_or_doubler("kh", doubled)
+        if parts[1] == "queens" and len(parts) > 2 and parts[2].lower() in QUEEN_KEYS:
+            return self._taker_or_doubler(parts[2].lower(), doubled)
+        return {"trix_order": "trix"}.get(parts[1], parts[1])
+
+    def _taker_or_doubler(self, prefix: str, doubled: bool) -> str:
+        name = f"{prefix}_doubled_by" if doubled else f"{prefix}_taker"
+        return name if name in self._fields else f"{prefix}_taker"
+
+
+def deal_form_data(entry: DealEntry, version: int) -> dict[str, Any]:
+    """A recorded deal as form data, to prefill its edit form."""
+    caps = entry.captures
+    data: dict[str, Any] = {"version": version}
+    if entry.king is not None:
+        data["king"] = str(entry.king)
+    captured = [("kh", caps.king_of_hearts)]
+    if caps.queens is not None:
+        captured += list(zip(QUEEN_KEYS, caps.queens, strict=True))
+    for prefix, cap in captured:
+        if cap is not None:
+            data[f"{prefix}_taker"] = str(cap.taker)
+            data[f"{prefix}_doubled_by"] = "" if cap.doubled_by is None else str(cap.doubled_by)
+    for name in ("diamonds", "tricks"):
+        if getattr(caps, name) is not None:
+            data[name] = list(getattr(caps, name))
+    if caps.trix_order is not None:
+        data["trix"] = [str(seat) for seat in caps.trix_order]
+    return data
+
+
+# --- redeals, undo ---------------------------------------------------------
+
+
+class RedealChoices(NamedTuple):
+    """The choices of the redeal form: what happened, who asked, which contract."""
+
+    kind: list[tuple[str, str]]
+    seat: list[tuple[str, str]]
+    contract: list[tuple[str, str]]
+
+
+REDEAL_KINDS = (("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal")))
+
+
+def redeal_choices(names: Sequence[str], contracts: Sequence[Contract]) -> RedealChoices:
+    """The redeal form's choices for these players and the contracts still to play.
+
+    The game page shows a blank redeal form from these alone (no form object).
+    """
+    return RedealChoices(
+        kind=[(value, str(label)) for value, label in REDEAL_KINDS],
+        seat=seat_choices(names, _("Nobody in particular")),
+        contract=[("", _("Not announced yet"))] + [(c.value, contract_label(c)) for c in contracts],
+    )
+
+
+class RedealForm(ProblemsForm):
+    """A redeal claimed under R8, or a misdeal; it uses up no contract."""
+
+    kind = ChoiceField(choices=REDEAL_KINDS, default="redeal")
+    seat = ChoiceField()
+    contract = ChoiceField()
+    note = StringField(
+        filters=[strip],
+        validators=[Length(max=NOTE_MAX, message=_l("A note can have at most 200 characters."))],
+    )
+
+    def configure(self, names: Sequence[str], contracts: Sequence[Contract]) -> RedealForm:
+        choices = redeal_choices(names, contracts)
+        self.kind.choices, self.seat.choices, self.contract.choices = choices
+        return self
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        if self.seat.data not in (None, "", *SEATS):
+            self.add_error("seat", _("Choose one of the four players, or nobody in particular."))
+        if self.kind.data not in ("redeal", "misdeal"):
+            self.add_error("kind", _("Choose “Redeal” or “Misdeal”."))
+        values = [choice[0] for choice in self.contract.choices or []]
+        if self.contract.data not in (None, *values):
+            self.add_error(
+                "contract", _("Choose one of the contracts the king can still announce.")
+            )
+        return ok and not self.all_errors
+
+    def to_entry(self) -> RedealEntry:
+        kind: RedealKind = "misdeal" if self.kind.data == "misdeal" else "redeal"
+        contract = Contract(self.contract.data) if self.contract.data else None
+        return RedealEntry(kind, seat_or_none(self.seat.data), contract, self.note.data or "")
+
+    def field_for(self, path: str | None) -> str:
+        return path if path in ("kind", "seat", "contract", "note") else ""
+
+
+class UndoForm(ProblemsForm):
+    """Undo the last entry of the log, at the version it was shown at, once confirmed."""
+
+    confirm = StringField()

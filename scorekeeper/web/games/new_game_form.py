@@ -1,0 +1,193 @@
+"""The new-game form: four names, the holder of the 7♥, and every house rule (R1, R2, R9).
+
+Every R9 switch of :class:`~scorekeeper.rules.ruleset.RuleSet` is a select
+whose blank choice means "as the preset says", so the chosen preset applies
+on the server without JavaScript; with JavaScript, choosing a preset fills
+the switches in (``preset_switch_values()``). The engine validates the
+resulting rule set (``RuleSet.from_dict``) and the names (services).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import FieldList, IntegerField, StringField
+from wtforms.validators import Length, NumberRange, Optional
+
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.forms import NAME_MAX, SEATS, ChoiceField, ProblemsForm, seat_or_none, strip
+
+SWITCHES: dict[str, tuple[str, ...]] = {
+    # R9 house rules as form choices; "" (not listed) means "as the preset says".
+    "doubling": ("on", "off"),
+    "kingdoms": ("4", "1"),
+    "partnership": ("off", "on"),
+    "doubled_self_capture": ("single", "double"),
+    "heart_lead": ("free", "only_hearts", "broken"),
+    "first_lead": ("king", "right_of_king"),
+    "trix_first": ("king", "right_of_king"),
+    "trix_tail": ("plus", "minus"),
+    "penalty_discard": ("off", "on"),
+    "combination": ("off", "all_four", "any"),
+    "inverted": ("off", "on"),
+    "kingdom_order": ("right", "seven_of_hearts", "custom"),
+    "revoke": ("remaining", "whole"),
+    "trix_revoke": ("flag", "last"),
+    "tiebreak": ("trix_wins", "extra_deal"),
+    "redeal_long_hearts": ("off", "on"),
+}
+COMMON_SWITCHES = ("doubling", "kingdoms", "partnership")
+BOOL_SWITCHES = ("doubling", "partnership", "penalty_discard", "inverted", "redeal_long_hearts")
+VALUE_NAMES = ("king", "queen", "diamond", "trick")
+POINTS_RANGE = _l("Enter a whole number from 0 to 10000.")
+VALUE_RANGE = _l("Enter a whole number from −10000 to 10000.")
+
+
+def switch_values(rules: RuleSet) -> dict[str, str]:
+    """A rule set as the switches' form values (what JS fills in for a preset)."""
+    data = rules.to_dict()
+    out = {name: str(data[name]) for name in SWITCHES if name in data}
+    for name in BOOL_SWITCHES:
+        out[name] = "on" if data[name] else "off"
+    out["trix_tail"] = "minus" if rules.values.trix[3] < 0 else "plus"
+    return out
+
+
+def preset_switch_values() -> dict[str, dict[str, str]]:
+    return {name: switch_values(RuleSet.from_dict(diff)) for name, diff in PRESETS.items()}
+
+
+class RuleSwitches(ProblemsForm):
+    """The preset and every R9 switch; a blank switch keeps the preset's value."""
+
+    preset = ChoiceField(choices=[(name, name) for name in PRESETS], default="standard")
+    king_order = FieldList(ChoiceField(), min_entries=4, max_entries=4)
+    trix_values = FieldList(
+        IntegerField(validators=[Optional(), NumberRange(-10_000, 10_000, VALUE_RANGE)]),
+        min_entries=4,
+        max_entries=4,
+    )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        if self.preset.data not in PRESETS:
+            self.add_error("preset", _("Choose one of the listed presets."))
+        for name, allowed in SWITCHES.items():
+            if self._fields[name].data not in (None, "", *allowed):
+                self.add_error(name, _("Choose one of the listed options."))
+        for place, entry in enumerate(self.king_order.entries):
+            if entry.data not in (None, "", *SEATS):
+                self.add_error(f"king_order-{place}", _("Choose one of the four players."))
+        return ok and not self.all_errors
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The rule set as API.md's JSON (the engine validates it)."""
+        data: dict[str, Any] = dict(PRESETS.get(self.preset.data or "", {}))
+        for name in SWITCHES:
+            value = self._fields[name].data
+            if value:
+                data[name] = self._json(name, value)
+        tail = data.pop("trix_tail", None)
+        values = self._values(data.get("values", {}), tail)
+        if values != RuleSet().values.to_dict():
+            data["values"] = values
+        if data.get("kingdom_order") == "custom":
+            order = [seat_or_none(entry.data) for entry in self.king_order.entries]
+            if None not in order:
+                data["king_order"] = order
+        return data
+
+    @staticmethod
+    def _json(name: str, value: str) -> object:
+        if name in BOOL_SWITCHES:
+            return value == "on"
+        return int(value) if name == "kingdoms" else value
+
+    def _values(self, preset: dict[str, Any], tail: object) -> dict[str, Any]:
+        values = {**RuleSet().values.to_dict(), **preset}
+        for name in VALUE_NAMES:
+            typed = self._fields[f"value_{name}"].data
+            if typed is not None:
+                values[name] = typed
+        trix = list(values["trix"])
+        for place, entry in enumerate(self.trix_values.entries):
+            if entry.data is not None:
+                trix[place] = entry.data
+        if tail is not None and self.trix_values.entries[3].data is None:
+            trix[3] = -abs(trix[3]) if tail == "minus" else abs(trix[3])
+        values["trix"] = trix
+        return values
+
+    def switch_field_for(self, path: str) -> str:
+        """``values.king`` -> ``value_king``; ``values.trix`` -> ``trix_values``."""
+        if path.startswith("values."):
+            name = path.removeprefix("values.")
+            return "trix_values" if name == "trix" else f"value_{name}"
+        return path if path in self._fields else ""
+
+
+for _name, _choices in SWITCHES.items():
+    setattr(
+        RuleSwitches,
+        _name,
+        ChoiceField(choices=[("", ""), *((c, c) for c in _choices)], default=""),
+    )
+for _name in VALUE_NAMES:
+    setattr(
+        RuleSwitches,
+        f"value_{_name}",
+        IntegerField(validators=[Optional(), NumberRange(0, 10_000, POINTS_RANGE)]),
+    )
+
+
+class NewGameForm(RuleSwitches):
+    """Four names in seat order, the holder of the 7♥, and the house rules (R1, R2, R9)."""
+
+    players = FieldList(
+        StringField(
+            filters=[strip],
+            validators=[Length(max=NAME_MAX, message=_l("A name can have at most 40 characters."))],
+        ),
+        min_entries=4,
+        max_entries=4,
+    )
+    first_king = ChoiceField(choices=[(s, s) for s in SEATS])
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        names = [(entry.data or "").strip() for entry in self.players.entries]
+        seen: list[str] = []
+        for seat, name in enumerate(names):
+            if not name:
+                message = _("Player %(number)d needs a name.", number=seat + 1)
+                self.add_error(f"players-{seat}", message)
+            elif name.casefold() in seen:
+                message = _(
+                    "Two players are called %(name)s; give each player a different name.", name=name
+                )
+                self.add_error(f"players-{seat}", message)
+            seen.append(name.casefold())
+        if seat_or_none(self.first_king.data) is None:
+            self.add_error(
+                "first_king", _("Choose who holds the 7♥: that player is the first king.")
+            )
+        return ok and not self.all_errors
+
+    def player_names(self) -> list[str]:
+        return [(entry.data or "").strip() for entry in self.players.entries]
+
+    def king_seat(self) -> int:
+        seat = seat_or_none(self.first_king.data)
+        assert seat is not None  # validate() made sure
+        return seat
+
+    def field_for(self, path: str | None) -> str:
+        if not path:
+            return ""
+        if path.startswith("players."):
+            return "players-" + path.removeprefix("players.")
+        if path.startswith("rules."):
+            return self.switch_field_for(path.removeprefix("rules."))
+        return path if path in self._fields else ""

@@ -1,0 +1,280 @@
+"""What the game page shows, computed once from the replayed game.
+
+Views stay thin and templates stay dumb: this module turns a replayed
+:class:`~scorekeeper.rules.game.Game` (and its log) into plain rows for the
+scoreboard: kingdoms with their deals and redeals in the order they were
+entered, subtotals with their zero-sum check, the leaders, and who deals.
+Nothing here writes, and nothing here queries the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
+from scorekeeper.rules.game import DealRecord, Game, Kingdom, RedealEntry
+from scorekeeper.rules.ruleset import Combination, RuleSet, Starter, Values
+from scorekeeper.rules.scoring import expected_total, team_totals
+from scorekeeper.text.rule_words import zero_sum_reasons
+from scorekeeper.web.games.new_game_form import switch_values
+
+SYMBOLS = {
+    Contract.KING: "K♥",
+    Contract.QUEENS: "Q",
+    Contract.DIAMONDS: "♦",
+    Contract.COLLECTIONS: "▤",
+    Contract.TRIX: "J",
+}
+"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix rows open at J."""
+RED = frozenset({Contract.KING, Contract.DIAMONDS})
+
+
+def number(value: int | None) -> str:
+    """A score for people, with a real minus sign: ``−75``."""
+    return "" if value is None else str(value).replace("-", "−")
+
+
+@dataclass
+class DealRow:
+    deal: DealRecord
+    position: int
+
+
+@dataclass
+class RedealRow:
+    entry: RedealEntry
+    position: int
+
+
+@dataclass
+class KingdomView:
+    """One kingdom's lines of the scoreboard."""
+
+    number: int
+    king: int | None
+    rows: list[DealRow | RedealRow]
+    totals: tuple[int, int, int, int]
+    finished: bool
+    expected: int
+    """What the kingdom's deals should add up to (0 under a zero-sum rule set)."""
+    adds_up: bool
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Everything these lines show, for the page's fragment cache (``cached``)."""
+        rows = tuple(
+            (row.deal.n, row.deal.contracts, row.deal.scores)
+            if isinstance(row, DealRow)
+            else row.entry
+            for row in self.rows
+        )
+        return (
+            self.number,
+            self.king,
+            self.totals,
+            self.finished,
+            self.expected,
+            self.adds_up,
+            rows,
+        )
+
+
+@dataclass
+class Board:
+    """Everything the game page shows, derived from the game and its log."""
+
+    game: Game
+    kingdoms: list[KingdomView]
+    extra: KingdomView | None
+    leaders: set[int]
+    zero_sum_reasons: list[str]
+    team_totals: tuple[int, int] | None
+    next_deal: int
+    contracts: tuple[Contract, ...]
+    combinable: tuple[Contract, ...]
+    first_lead: int | None
+    trix_first: int | None
+    last_entry: EntryRef | None = None
+    lead_names: list[str] = field(default_factory=list)
+    """One entry per leading competitor (a team is ``Rana & Omar``)."""
+    lead_total: int | None = None
+    rule_lines: list[tuple[str, str]] = field(default_factory=list)
+    """The house rules that differ from the standard ones: (switch, form value)."""
+    values_changed: bool = False
+
+
+def build_board(game: Game, log: Sequence[Any]) -> Board:
+    """The scoreboard of ``game``; ``log`` is services' LogRow list (position, entry, n)."""
+    deal_positions = {row.n: row.position for row in log if row.n is not None}
+    redeal_positions = [row.position for row in log if isinstance(row.entry, RedealEntry)]
+    positions = iter(redeal_positions)
+    views = [
+        _kingdom_view(game.rules, i + 1, k.king, k.deals, k.redeals, k, deal_positions, positions)
+        for i, k in enumerate(game.kingdoms)
+    ]
+    extra = None
+    if game.extra_deals or game.extra_redeals:
+        extra = _kingdom_view(
+            game.rules, 0, game.first_king, game.extra_deals, game.extra_redeals, None,
+            deal_positions, positions,
+        )  # fmt: skip
+    king = game.current_king
+    return Board(
+        game=game,
+        kingdoms=views,
+        extra=extra,
+        leaders=leading_seats(game),
+        zero_sum_reasons=zero_sum_reasons(game.rules),
+        team_totals=team_totals(game.totals) if game.rules.partnership else None,
+        next_deal=game.deals_played + 1,
+        contracts=game.available_contracts,
+        combinable=combinable(game.rules, game.available_contracts),
+        first_lead=starter(game.rules.first_lead, king),
+        trix_first=starter(game.rules.trix_first, king),
+        last_entry=describe_entry(log[-1].entry, log[-1].n) if log else None,
+        lead_names=lead_names(game),
+        lead_total=game.standings[0].total if game.deals_played else None,
+        rule_lines=rule_lines(game.rules),
+        values_changed=game.rules.values != Values(),
+    )
+
+
+def lead_names(game: Game) -> list[str]:
+    """The leading player(s), or team(s) as ``Rana & Omar``; none before the first deal."""
+    if not game.deals_played:
+        return []
+    names = game.names
+    return [
+        f"{names[s.team[0]]} & {names[s.team[1]]}" if s.team else names[s.seat]
+        for s in game.standings
+        if s.rank == 1
+    ]
+
+
+def rule_lines(rules: RuleSet) -> list[tuple[str, str]]:
+    """(switch, value) of every switch whose value is not the standard one."""
+    standard = switch_values(RuleSet())
+    return [(k, v) for k, v in switch_values(rules).items() if standard[k] != v]
+
+
+def _kingdom_view(
+    rules: RuleSet,
+    index: int,
+    king: int | None,
+    deals: Sequence[DealRecord],
+    redeals: Sequence[RedealEntry],
+    kingdom: Kingdom | None,
+    deal_positions: dict[int, int],
+    redeal_positions: Any,
+) -> KingdomView:
+    rows: list[DealRow | RedealRow] = [DealRow(d, deal_positions.get(d.n, 0)) for d in deals]
+    rows += [RedealRow(r, next(redeal_positions, 0)) for r in redeals]
+    rows.sort(key=lambda row: row.position)
+    totals = kingdom.totals if kingdom is not None else _sum(d.scores for d in deals)
+    expected = sum(expected_total(rules, d.contracts, d.captures) for d in deals)
+    ok = sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok)
+    finished = kingdom.finished if kingdom is not None else True
+    return KingdomView(index, king, rows, totals, finished, expected, ok)
+
+
+def _sum(rows: Any) -> tuple[int, int, int, int]:
+    out = [0, 0, 0, 0]
+    for row in rows:
+        out = [a + b for a, b in zip(out, row, strict=True)]
+    return (out[0], out[1], out[2], out[3])
+
+
+def leading_seats(game: Game) -> set[int]:
+    """The seats at rank 1 (both partners of a leading team); none before the first deal."""
+    if not game.deals_played:
+        return set()
+    seats: set[int] = set()
+    for standing in game.standings:
+        if standing.rank == 1:
+            seats |= set(standing.team or (standing.seat,))
+    return seats
+
+
+def starter(rule: Starter, king: int | None) -> int | None:
+    """Who leads first / plays first in Trix: the king, or the player on his right (R7, R10)."""
+    if king is None:
+        return None
+    return king if rule is Starter.KING else (king + 1) % 4
+
+
+def combinable(rules: RuleSet, remaining: Sequence[Contract]) -> tuple[Contract, ...]:
+    """The trick contracts the king may combine in one deal now (R9.6), or ()."""
+    tricks = tuple(c for c in remaining if c in TRICK_CONTRACTS)
+    if rules.combination is Combination.OFF or len(tricks) < 2:
+        return ()
+    if rules.combination is Combination.ALL_FOUR and tricks != TRICK_CONTRACTS:
+        return ()
+    return tricks
+
+
+@dataclass(frozen=True)
+class EntryRef:
+    """A log entry as the sentences about it name it: ``deal 7: King of Hearts``, ``a misdeal``.
+
+    Each sentence is written whole for each ``kind`` (templates, flash messages), so that
+    it can be translated as one sentence.
+    """
+
+    kind: str
+    """``deal``, ``redeal`` or ``misdeal``."""
+    n: int | None = None
+    contracts: tuple[Contract, ...] = ()
+
+
+def describe_entry(entry: Any, n: int | None) -> EntryRef:
+    """What names a log entry: its kind, and for a deal its number and contracts."""
+    if isinstance(entry, RedealEntry):
+        return EntryRef("misdeal" if entry.kind == "misdeal" else "redeal")
+    return EntryRef("deal", n, tuple(entry.contracts))
+
+
+def parse_contracts(values: Sequence[str]) -> tuple[Contract, ...] | None:
+    """``["king,queens"]`` or ``["king", "queens"]`` -> contracts; None if any is unknown."""
+    words = [w.strip() for value in values for w in value.split(",") if w.strip()]
+    known = {c.value: c for c in Contract}
+    if any(w not in known for w in words):
+        return None
+    chosen = {known[w] for w in words}
+    return tuple(c for c in Contract if c in chosen)
+
+
+@dataclass
+class RevisionSide:
+    """A deal as stored in a revision (before or after a write)."""
+
+    contracts: tuple[Contract, ...]
+    captures: Captures
+    scores: list[int]
+
+
+@dataclass
+class RevisionView:
+    at: Any
+    action: str
+    source: str
+    before: RevisionSide | None
+    after: RevisionSide | None
+
+
+def revision_views(revisions: Sequence[Any]) -> list[RevisionView]:
+    """services' DealRevision records, with their deals parsed for display."""
+    return [
+        RevisionView(r.at, r.action, r.source, revision_side(r.before), revision_side(r.after))
+        for r in revisions
+    ]
+
+
+def revision_side(stored: dict[str, Any] | None) -> RevisionSide | None:
+    if not stored or stored.get("kind", "deal") != "deal":
+        return None
+    contracts = tuple(Contract(c) for c in stored.get("contracts", []))
+    captures = Captures.from_dict(stored.get("captures", {}))
+    return RevisionSide(contracts, captures, list(stored.get("scores", [])))

@@ -1,0 +1,187 @@
+"""Games: start one, its page (the scoreboard), redeals and undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.text.locale import format_number
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.text.messages import describe_contracts
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices, seat_choices
+from scorekeeper.web.games.new_game_form import (
+    COMMON_SWITCHES,
+    SWITCHES,
+    NewGameForm,
+    preset_switch_values,
+)
+from scorekeeper.web.games.present import EntryRef, build_board, describe_entry
+from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.sharing.access import (
+    can_edit,
+    grant_edit,
+    mark_owner,
+    remember_seen,
+    require_edit,
+)
+
+Page = str | tuple[str, int] | Response
+KEPT = _l("Nothing was saved. The scores shown are up to date, and what you entered is kept.")
+
+
+def stale_message(stale: services.StaleVersion) -> list[str]:
+    """What to say when a write meets a newer version: what changed, then what to do."""
+    return [str(stale), str(KEPT)]
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Page:
+    """Four names, the 7♥ holder and the house rules; creates the game and grants edit rights."""
+    form = NewGameForm()
+    default_labels = [_("Player %(number)s", number=format_number(seat + 1)) for seat in range(4)]
+    for entry in form.king_order.entries:
+        entry.choices = seat_choices(default_labels, "—")
+    if form.validate_on_submit():
+        created = _create(form)
+        if created is not None:
+            loaded, token = created
+            grant_edit(loaded.id, token)
+            mark_owner(loaded.id)
+            flash(_("The game has started. Good luck!"), "success")
+            return redirect(url_for("web.game", game_id=loaded.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template(
+        "new_game.html",
+        form=form,
+        recent_names=services.recent_player_names(),
+        presets=list(PRESETS),
+        preset_values=preset_switch_values(),
+        common=COMMON_SWITCHES,
+        more=[name for name in SWITCHES if name not in COMMON_SWITCHES],
+        defaults=RuleSet(),
+    ), status
+
+
+def _create(form: NewGameForm) -> tuple[services.LoadedGame, str] | None:
+    """Create the game, or put the engine's problems on the form and return None."""
+    try:
+        rules = RuleSet.from_dict(form.rules_dict())
+        return services.create_game(form.player_names(), form.king_seat(), rules)
+    except RulesError as err:
+        form.add_problems(err.problems)
+        return None
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Page:
+    """The scoreboard, and the controls to enter deals for those who may edit."""
+    loaded = load_or_404(game_id)
+    remember_seen(game_id)
+    return _render_game(loaded)
+
+
+def _render_game(
+    loaded: services.LoadedGame,
+    redeal_form: RedealForm | None = None,
+    message: list[str] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    """The game page; ``redeal_form`` when a redeal was refused (shown with its errors).
+
+    Without one, the page shows a blank redeal form from its choices alone
+    (``redeal_choices``), rendered once per set of contracts left.
+    """
+    game = loaded.game
+    if redeal_form is not None:
+        redeal_form.configure(loaded.players, game.available_contracts)
+    return render_template(
+        "game.html",
+        loaded=loaded,
+        game=game,
+        names=loaded.players,
+        board=build_board(game, loaded.log),
+        editable=can_edit(loaded.id),
+        redeal_form=redeal_form,
+        redeal_choices=redeal_choices,
+        message=message,
+    ), status
+
+
+@bp.post("/games/<game_id>/redeals")
+def record_redeal(game_id: str) -> Page:
+    """A redeal (R8) or misdeal: it uses up no contract (R2)."""
+    loaded = load_or_404(game_id)
+    require_edit(game_id)
+    form = RedealForm().configure(loaded.players, loaded.game.available_contracts)
+    if not form.validate():
+        return _render_game(loaded, form, status=422)
+    try:
+        services.record_redeal(game_id, form.to_entry(), expected_version=form.version.data)
+    except services.StaleVersion as stale:
+        form.version.data = stale.loaded.version
+        return _render_game(stale.loaded, form, stale_message(stale), 409)
+    except RulesError as err:
+        form.add_problems(err.problems)
+        return _render_game(loaded, form, status=err.status)
+    if form.kind.data == "misdeal":
+        flash(
+            _("Misdeal recorded: the same dealer deals again. No contract was used up."), "success"
+        )
+    else:
+        flash(_("Redeal recorded: the king chooses a contract again. None was used up."), "success")
+    return redirect(url_for("web.game", game_id=game_id))
+
+
+@bp.route("/games/<game_id>/undo", methods=["GET", "POST"])
+def undo(game_id: str) -> Page:
+    """Undo the last entry of the log, after a confirmation (works without JavaScript)."""
+    loaded = load_or_404(game_id)
+    require_edit(game_id)
+    form = UndoForm(data={"version": loaded.version})
+    if not form.is_submitted() or form.confirm.data != "yes":
+        return _render_undo(loaded, form)  # the confirmation step (without JavaScript)
+    try:
+        services.undo_last(game_id, form.version.data, source="page")
+    except services.StaleVersion as stale:
+        form = UndoForm(formdata=None, data={"version": stale.loaded.version})
+        return _render_undo(stale.loaded, form, [str(stale), _("Nothing was undone.")], 409)
+    except RulesError as err:
+        form.add_problems(err.problems)
+        return _render_undo(loaded, form, status=err.status)
+    last = loaded.log[-1] if loaded.log else None
+    flash(undone_message(describe_entry(last.entry, last.n) if last else None), "success")
+    return redirect(url_for("web.game", game_id=game_id))
+
+
+def undone_message(entry: EntryRef | None) -> str:
+    """What the game page says after an undo: ``Undone: deal 7: King of Hearts.``"""
+    if entry is None:
+        return _("Undone: the last entry.")
+    if entry.kind == "misdeal":
+        return _("Undone: a misdeal.")
+    if entry.kind == "redeal":
+        return _("Undone: a redeal.")
+    contracts = describe_contracts(entry.contracts)
+    return _("Undone: deal %(n)s: %(contracts)s.", n=format_number(entry.n), contracts=contracts)
+
+
+def _render_undo(
+    loaded: services.LoadedGame, form: UndoForm, message: list[str] | None = None, status: int = 200
+) -> tuple[str, int]:
+    last: Any = loaded.log[-1] if loaded.log else None
+    return render_template(
+        "undo.html",
+        loaded=loaded,
+        names=loaded.players,
+        form=form,
+        last=last,
+        last_entry=describe_entry(last.entry, last.n) if last else None,
+        message=message,
+    ), status

@@ -1,0 +1,28 @@
+"""The home page and the in-app help."""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from scorekeeper.store import games as services
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.sharing.access import can_edit, known_games
+
+
+@bp.get("/")
+def index() -> str:
+    """New game, then the games in progress and the finished games this browser knows.
+
+    Only games this browser created, joined or opened are listed: a game's id
+    is what lets people read it, so the home page never shows other tables' games.
+    """
+    in_progress, finished = services.list_games(ids=known_games())
+    return render_template(
+        "index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
+    )
+
+
+@bp.get("/help")
+def help_page() -> str:
+    """How to use the app, and the rules (R1–R12) with every house rule in plain words."""
+    return render_template("help.html")

@@ -1,0 +1,15 @@
+"""Every page route: importing this module adds each feature's routes to :data:`bp`."""
+
+from __future__ import annotations
+
+from scorekeeper.web import errors  # noqa: F401  (the error pages)
+from scorekeeper.web.backup import routes as backup  # noqa: F401
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.deals import routes as deals  # noqa: F401
+from scorekeeper.web.disputes import claims, routes  # noqa: F401  (the dispute desk)
+from scorekeeper.web.games import live  # noqa: F401
+from scorekeeper.web.games import routes as games  # noqa: F401
+from scorekeeper.web.home import routes as home  # noqa: F401
+from scorekeeper.web.sharing import routes as sharing  # noqa: F401
+
+__all__ = ["bp"]

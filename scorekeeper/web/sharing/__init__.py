@@ -1,0 +1,1 @@
+"""Sharing a game between phones: view and edit links, QR codes, edit rights, revoking."""

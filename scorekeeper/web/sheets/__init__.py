@@ -1,0 +1,1 @@
+"""Printed score sheets (PDF): content, chart, layout, the render process and routes."""
