@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from scorekeeper.paths import PROJECT_ROOT  # noqa: E402  (kept importable from here)
+
 MAX_CONTENT_LENGTH = 256 * 1024
 
 
@@ -28,8 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from scorekeeper.extensions import csrf, db, migrate
-    from scorekeeper.text import locale as i18n
-    from scorekeeper.web import failures, routes
+    from scorekeeper.web import errors, language, routes
     from scorekeeper.web.api import routes as api
     from scorekeeper.web.sheets import routes as export
 
@@ -47,11 +47,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True)
-    failures.init_app(app)  # a busy database: 503; a log the engine refuses: 409
+    errors.init_app(app)  # the one error path: every refusal, as a page or as JSON
     csrf.init_app(app)
     for blueprint in api.BLUEPRINTS:
         csrf.exempt(blueprint)  # the API authenticates with bearer tokens, not cookies
-    i18n.init_app(app)  # languages: Flask-Babel, the locale selector, /lang/<code>
+    language.init_app(app)  # Flask-Babel, the locale selector, /lang/<code>, /digits/<…>
 
     app.register_blueprint(routes.bp)
     for blueprint in api.BLUEPRINTS:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need, start a throwaway PostgreSQL, then run
-# ruff, mypy and pytest. Exits non-zero if any of them fails.
+# ruff, mypy, the layer contracts (import-linter) and pytest. Exits non-zero if
+# any of them fails.
 # Extra arguments go to pytest: bash scripts/test.sh -k api -x
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,6 +22,7 @@ run_step() {
 }
 run_step "ruff check" "$VENV/bin/ruff" check .
 run_step "mypy" "$VENV/bin/mypy"
+run_step "layer contracts" "$VENV/bin/lint-imports"
 run_step "pytest" "$VENV/bin/pytest" "$@"
 
 if [ "${#failed[@]}" -ne 0 ]; then

@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,11 @@ def joined(how: str, items: Iterable[Any]) -> dict[str, Any]:
 
 
 class RulesError(Exception):
-    """Base class: something the engine refuses. ``status`` is the HTTP status it maps to."""
+    """Base class: something the engine refuses, with every problem it found.
 
-    status: ClassVar[int] = 422
+    The engine knows nothing of HTTP: the web layer maps each kind to a status
+    (:func:`scorekeeper.web.errors.status_of`).
+    """
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
@@ -119,19 +121,13 @@ class RulesError(Exception):
 class MalformedError(RulesError):
     """The input is not of the right shape: not a card, not a seat, a wrong type."""
 
-    status = 422
-
 
 class IllegalError(RulesError):
     """The input is well formed but breaks a rule of the game (R-numbered)."""
 
-    status = 422
-
 
 class StateError(RulesError):
     """The input conflicts with the game's state: a repeated contract (R2), a finished game."""
-
-    status = 409
 
 
 class ProblemList:

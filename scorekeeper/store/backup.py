@@ -31,9 +31,9 @@ from scorekeeper.store.backup_format import (
 )
 from scorekeeper.store.game_store import fetch_game, fetch_log, load
 from scorekeeper.store.snapshot import LoadedGame
+from scorekeeper.store.summary import summarize
 from scorekeeper.store.tokens import hash_token, new_edit_token, new_game_id
 from scorekeeper.store.transactions import write_transaction
-from scorekeeper.text.history import summarize
 
 __all__ = ["export_game", "import_game"]
 

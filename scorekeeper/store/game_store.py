@@ -26,22 +26,22 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
 from scorekeeper.extensions import db
-from scorekeeper.rules.errors import RulesError, part
+from scorekeeper.rules.errors import Problem, RulesError, StateError, part
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.snapshot import (
+    Change,
     GameNotFound,
     LoadedGame,
     LogRow,
     StaleVersion,
     UnreplayableLog,
 )
+from scorekeeper.store.summary import summarize
 from scorekeeper.store.transactions import write_transaction
-from scorekeeper.text.history import breaks_later, stale_message, summarize
-from scorekeeper.text.messages import translate_problems
 
 T = TypeVar("T")
 
@@ -130,7 +130,9 @@ def head(game_id: str) -> tuple[int, str]:
     """(version, edit-token hash) of the game; :class:`GameNotFound`.
 
     Asked once per request and game: a page loads the game and checks the
-    browser's edit token, and both need only this row's two columns.
+    browser's edit token, and both need only this row's two columns. Kept in
+    the WSGI environment, which lives exactly as long as one request (an app
+    context can outlive it, in tests and scripts).
     """
     heads: dict[str, tuple[int, str]] | None = None
     if has_request_context():
@@ -173,11 +175,6 @@ def fetch_log(session: Session, game_id: str) -> list[models.LogEntry]:
     return list(session.scalars(stmt))
 
 
-def _reason(error: RulesError) -> str:
-    """The engine's refusal in the request's language."""
-    return " ".join(translate_problems(error.problems))
-
-
 def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> LoadedGame:
     """Replay the stored log; :class:`UnreplayableLog` if the engine now refuses an entry."""
     players = [seat.name for seat in row.seats]
@@ -185,14 +182,14 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
         rules = RuleSet.from_dict(row.rules)
         game = Game.start(rules, row.first_king, players)
     except RulesError as error:
-        raise UnreplayableLog(row.id, None, _reason(error)) from error
+        raise UnreplayableLog(row.id, None, error) from error
     log: list[LogRow] = []
     for stored in entries:
         try:
             entry = entry_from_dict(stored.payload)
             game = game.record(entry)
         except RulesError as error:
-            raise UnreplayableLog(row.id, stored.position, _reason(error)) from error
+            raise UnreplayableLog(row.id, stored.position, error) from error
         n = game.deals_played if isinstance(entry, DealEntry) else None
         log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
     return LoadedGame(
@@ -217,7 +214,7 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
                 fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
             )
             if expected is not None and expected != loaded.version:
-                raise StaleVersion(loaded, expected, stale_reason(session, loaded, expected))
+                raise StaleVersion(loaded, expected, changes_since(session, loaded, expected))
             locked = Locked(loaded)
             result = change(session, locked)
         forget_head(game_id)
@@ -228,8 +225,7 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
         # Only a writer bypassing the lock could get here; report it as a race.
         forget_head(game_id)
         loaded = load(game_id)
-        message = "Someone else changed this game at the same moment; nothing was saved."
-        raise StaleVersion(loaded, expected or loaded.version, message) from None
+        raise StaleVersion(loaded, expected or loaded.version, race=True) from None
 
 
 def _lock(session: Session, game_id: str) -> int:
@@ -244,16 +240,16 @@ def _lock(session: Session, game_id: str) -> int:
     return int(version)
 
 
-def stale_reason(session: Session, loaded: LoadedGame, expected: int) -> str:
+def changes_since(session: Session, loaded: LoadedGame, expected: int) -> list[Change]:
+    """The writes after version ``expected``, oldest first (none if it is not a past version)."""
+    if expected >= loaded.version:
+        return []
     revisions = session.scalars(
         select(models.Revision)
         .where(models.Revision.game_id == loaded.id, models.Revision.version > expected)
         .order_by(models.Revision.version)
     ).all()
-    changes = (
-        [(r.action, r.before, r.after) for r in revisions] if expected < loaded.version else []
-    )
-    return stale_message(loaded.players, expected, loaded.version, changes)
+    return [Change(r.action, r.before, r.after) for r in revisions]
 
 
 def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int) -> Game:
@@ -265,25 +261,48 @@ def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int)
         except RulesError as error:
             if index == position:
                 raise
-            what, field = entry_name(loaded.log, index)
-            raise breaks_later(n, what, error, field) from None
+            raise breaks_later(n, entry_name(loaded.log, index), error) from None
     return game
 
 
-def entry_name(log: Sequence[LogRow], index: int) -> tuple[dict[str, Any], str]:
-    """(``deal 9``, ``deals.9``), or (``the redeal after deal 8``, ``log.9``) for a redeal.
+@dataclass(frozen=True)
+class EntryName:
+    """A log entry as an edit's refusal names it: a message part for the reader's language,
+    the same in English (the engine's message), and the field of its problems."""
 
-    The name is a message part (:func:`scorekeeper.rules.errors.part`), so that the
-    refusal can be said in the reader's language.
-    """
+    part: dict[str, Any]
+    english: str
+    field: str
+
+
+def entry_name(log: Sequence[LogRow], index: int) -> EntryName:
+    """``deal 9`` (``deals.9``), or ``the redeal after deal 8`` (``log.9``) for a redeal."""
     row = log[index]
     if row.n is not None:
-        return part("word.deal_n", n=row.n), f"deals.{row.n}"
+        return EntryName(part("word.deal_n", n=row.n), f"deal {row.n}", f"deals.{row.n}")
     kind = "misdeal" if row.kind == "misdeal" else "redeal"
     before = [r.n for r in log[:index] if r.n is not None]
     if before:
-        return part(f"word.{kind}_after", n=before[-1]), f"log.{index}"
-    return part(f"word.first_{kind}"), f"log.{index}"
+        english = f"the {kind} after deal {before[-1]}"
+        return EntryName(part(f"word.{kind}_after", n=before[-1]), english, f"log.{index}")
+    return EntryName(part(f"word.first_{kind}"), f"the first {kind}", f"log.{index}")
+
+
+def breaks_later(n: int, later: EntryName, error: RulesError) -> StateError:
+    """An edit of deal ``n`` refused because a later entry no longer replays (409)."""
+    problems = [
+        Problem(
+            "edit_breaks_later_deal",
+            f"Changing deal {n} this way would break {later.english}: {p.message}",
+            p.rule,
+            later.field if p.field is None else f"{later.field}.{p.field}",
+            {k: v for k, v in p.params.items() if k != "variant"}
+            | {"n": n, "later": later.part, "reason_code": p.code}
+            | {"reason": {"part": p.key, "params": p.params}},
+        )
+        for p in error.problems
+    ]
+    return StateError(problems)
 
 
 def append(
@@ -311,7 +330,8 @@ def append(
         },
     )
     log = [*locked.loaded.log, LogRow(position, kind, entry, n, now)]
-    return apply_change(session, locked, game, log, (position, n, action, None, after), source, now)
+    revision = Write(position, n, action, None, after)
+    return apply_change(session, locked, game, log, revision, source, now)
 
 
 def replace_entry(session: Session, locked: Locked, position: int, entry: Entry) -> None:
@@ -326,8 +346,17 @@ def remove_last(session: Session, locked: Locked) -> None:
     session.connection().execute(REMOVE_ENTRY, {"of_game": locked.loaded.id, "at": position})
 
 
-Change = tuple[int, int | None, str, dict[str, Any] | None, dict[str, Any] | None]
-"""(log position, deal number, action, before, after) of one write."""
+@dataclass(frozen=True)
+class Write:
+    """One write to the log, as its revision keeps it: where, what and the entry either side."""
+
+    position: int
+    n: int | None
+    """The deal's number; None for a redeal."""
+    action: str
+    """``record``, ``redeal``, ``edit`` or ``undo``."""
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
 
 
 def apply_change(
@@ -335,7 +364,7 @@ def apply_change(
     locked: Locked,
     game: Game,
     log: list[LogRow],
-    change: Change,
+    change: Write,
     source: str,
     now: datetime | None = None,
 ) -> LoadedGame:
@@ -346,17 +375,16 @@ def apply_change(
     bump = {"game_id": old.id, "new_version": version, "now": now}
     bump.update(new_finished=game.finished, new_summary=summarize(game))
     session.connection().execute(BUMP, bump)
-    position, n, action, before, after = change
     session.connection().execute(
         ADD_REVISION,
         {
             "game_id": old.id,
-            "position": position,
-            "n": n,
-            "action": action,
+            "position": change.position,
+            "n": change.n,
+            "action": change.action,
             "version": version,
-            "before": before,
-            "after": after,
+            "before": change.before,
+            "after": change.after,
             "at": now,
             "source": source[:16],  # a label from code ("api", "page"), never user input
         },

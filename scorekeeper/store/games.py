@@ -28,6 +28,7 @@ from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import models
 from scorekeeper.store.game_store import (
     Locked,
+    Write,
     append,
     apply_change,
     fetch_game,
@@ -42,9 +43,9 @@ from scorekeeper.store.game_store import (
 from scorekeeper.store.input import clean_players
 from scorekeeper.store.input import parse_deal_body as _parse_deal_body
 from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
+from scorekeeper.store.summary import DealRevision, GameSummary, summarize, summary_of
 from scorekeeper.store.tokens import hash_matches, hash_token, new_edit_token, new_game_id
 from scorekeeper.store.transactions import write_transaction
-from scorekeeper.text.history import DealRevision, GameSummary, summarize, summary_of
 
 __all__ = [
     "DealNotFound",
@@ -252,7 +253,7 @@ def edit_deal(
         log = list(loaded.log)
         log[target.position] = LogRow(target.position, "deal", entry, n, target.created_at)
         return apply_change(
-            session, locked, game, log, (target.position, n, "edit", before, after), source
+            session, locked, game, log, Write(target.position, n, "edit", before, after), source
         )
 
     return write(game_id, expected_version, change)
@@ -276,7 +277,7 @@ def undo_last(game_id: str, expected_version: int | None, source: str = "page") 
         log = loaded.log[:-1]
         game = Game.replay(loaded.rules, loaded.first_king, loaded.players, [r.entry for r in log])
         return apply_change(
-            session, locked, game, log, (last.position, last.n, "undo", before, None), source
+            session, locked, game, log, Write(last.position, last.n, "undo", before, None), source
         )
 
     return write(game_id, expected_version, change)

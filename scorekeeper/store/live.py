@@ -5,38 +5,29 @@ Phones showing a game poll ``GET /games/<id>/version`` (and API clients
 answered from the ``version`` column alone (:func:`game_version`, one
 indexed lookup, no replay), so polling every 1.5 s costs a 304 and almost
 nothing on the server. Only when the version moved is the last revision
-read, to say in words what changed (:func:`live_state`).
+read, so that the page can say in words what changed (:func:`live_state`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 
 from scorekeeper.store import models
-from scorekeeper.store.snapshot import GameNotFound
+from scorekeeper.store.snapshot import Change, GameNotFound
 from scorekeeper.store.transactions import reader
-from scorekeeper.text import history
 
 
 @dataclass(frozen=True)
 class LiveState:
-    """What a polling phone needs: the version, and one sentence about the last change."""
+    """What a polling phone needs: the version, and the last change (to be said in words)."""
 
     version: int
     deals_played: int
     finished: bool
-    change: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "deals_played": self.deals_played,
-            "finished": self.finished,
-            "change": self.change,
-        }
+    names: list[str]
+    change: Change | None
 
 
 def game_version(game_id: str) -> int:
@@ -72,17 +63,6 @@ def live_state(game_id: str) -> LiveState:
             .limit(1)
         ).first()
     version, summary, finished = row
-    change = None if last is None else change_sentence(names, *last)
-    return LiveState(version, int((summary or {}).get("deals_played", 0)), bool(finished), change)
-
-
-def change_sentence(names: list[str], action: str, before: Any, after: Any) -> str:
-    """One sentence for another phone's write, naming the deal's king and contract.
-
-    In the request's language (:data:`scorekeeper.text.history.MEANWHILE`).
-
-    >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
-    >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], "record", None, deal)
-    "Deal 7 was recorded meanwhile: Sami's King of Hearts."
-    """
-    return history.change_sentence(names, action, before, after, history.MEANWHILE)
+    change = None if last is None else Change(*last)
+    deals = int((summary or {}).get("deals_played", 0))
+    return LiveState(version, deals, bool(finished), names, change)

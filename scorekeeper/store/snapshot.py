@@ -6,22 +6,22 @@ after the request's transaction ends.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.text.locale import format_number, ngettext
-from scorekeeper.text.locale import gettext as _
 
 
 class GameNotFound(LookupError):
-    """No game has this id (404)."""
+    """No game has this id (404). Worded for players by :mod:`scorekeeper.text.refusals`."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(_("There is no game at this address; check the link."))
+        super().__init__(f"no game {game_id!r}")
         self.game_id = game_id
 
 
@@ -29,15 +29,9 @@ class DealNotFound(LookupError):
     """The game has no deal with this number (404)."""
 
     def __init__(self, n: int, deals_played: int) -> None:
-        message = ngettext(
-            "This game has no deal %(n)s; it has %(count)s deal so far.",
-            "This game has no deal %(n)s; it has %(count)s deals so far.",
-            deals_played,
-            n=format_number(n),
-            count=format_number(deals_played),
-        )
-        super().__init__(message)
+        super().__init__(f"no deal {n}; {deals_played} played")
         self.n = n
+        self.deals_played = deals_played
 
 
 @dataclass
@@ -88,36 +82,43 @@ class UnreplayableLog(RuntimeError):
 
     Only a change of the engine (or a hand-edited database) can cause it; the
     game can still be exported, since the export reads the stored rows.
+    ``position`` is the refused entry's (None: the house rules themselves).
     """
 
-    def __init__(self, game_id: str, position: int | None, reason: str) -> None:
-        if position is None:
-            message = _(
-                "This game's log cannot be replayed under the current rules engine: its house "
-                "rules are refused (%(reason)s). Nothing was changed; its backup (JSON export) "
-                "still has every deal.",
-                reason=reason.rstrip("."),
-            )
-        else:
-            message = _(
-                "This game's log cannot be replayed under the current rules engine: entry "
-                "%(number)s is refused (%(reason)s). Nothing was changed; its backup (JSON "
-                "export) still has every deal.",
-                number=format_number(position + 1),
-                reason=reason.rstrip("."),
-            )
-        super().__init__(message)
+    def __init__(self, game_id: str, position: int | None, error: RulesError) -> None:
+        where = "its rules" if position is None else f"entry {position + 1}"
+        super().__init__(f"game {game_id}: {where} refused: {error}")
         self.game_id = game_id
         self.position = position
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Change:
+    """One write another phone made: ``record``, ``edit``, ``undo`` or ``redeal``, with the
+    entry as it was before and after (the stored revision)."""
+
+    action: str
+    before: Any
+    after: Any
 
 
 class StaleVersion(Exception):
     """The caller's version is not the game's: someone else wrote first.
 
-    ``loaded`` is the game as it is now; the message says what changed.
+    ``loaded`` is the game as it is now, ``changes`` what was written since
+    ``expected`` (oldest first); ``race`` a write that lost at the very same moment.
     """
 
-    def __init__(self, loaded: LoadedGame, expected: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        loaded: LoadedGame,
+        expected: int,
+        changes: Sequence[Change] = (),
+        race: bool = False,
+    ) -> None:
+        super().__init__(f"version {expected} is stale: the game is at version {loaded.version}")
         self.loaded = loaded
         self.expected = expected
+        self.changes = tuple(changes)
+        self.race = race

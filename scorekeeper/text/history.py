@@ -1,96 +1,18 @@
-"""Words and small records about a game's history: revisions, stale versions, summaries.
+"""Sentences about a game's history: what another phone's write did, and why a version is stale.
 
-Helpers of :mod:`scorekeeper.store.games`; nothing here touches the database. The
-sentences are in the request's language (English outside a request).
+In the request's language (English outside a request); nothing here touches
+the database: the web layer passes the stored revisions in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import Problem, RulesError, StateError
-from scorekeeper.rules.game import Game
 from scorekeeper.text.locale import format_number, isolate_name, ngettext
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.messages import N_, describe_contracts, english
-
-
-@dataclass(frozen=True)
-class DealRevision:
-    """One write to a deal: when, what (record / edit / undo), from where, before and after.
-
-    ``before``/``after`` are the deal as scored (``n``, ``king``,
-    ``contracts``, ``captures``, ``scores``), or None.
-    """
-
-    at: datetime
-    action: str
-    source: str
-    version: int
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """A line of the home page's list of games."""
-
-    id: str
-    players: list[str]
-    deals_played: int
-    deals_total: int
-    leaders: list[str]
-    """Who is first (everyone tied for first); empty before the first deal."""
-    totals: list[int]
-    finished: bool
-    updated_at: datetime
-    created_at: datetime
-    winner: str | None = None
-
-
-def summarize(game: Game) -> dict[str, Any]:
-    """The cached summary of a replayed game (stored on every write, read by the home page)."""
-    leaders: list[int] = []
-    if game.deals_played:
-        for standing in game.standings:
-            if standing.rank == 1:
-                leaders.extend(standing.team or (standing.seat,))
-    return {
-        "deals_played": game.deals_played,
-        "deals_total": game.deals_total,
-        "totals": list(game.totals),
-        "leaders": sorted(leaders),
-        "winner": game.winner,
-    }
-
-
-def summary_of(
-    game_id: str,
-    players: list[str],
-    summary: dict[str, Any],
-    finished: bool,
-    created_at: datetime,
-    updated_at: datetime,
-) -> GameSummary:
-    """A :class:`GameSummary` from a stored summary."""
-    winner = summary.get("winner")
-    return GameSummary(
-        id=game_id,
-        players=players,
-        deals_played=int(summary.get("deals_played", 0)),
-        deals_total=int(summary.get("deals_total", 0)),
-        leaders=[players[s] for s in summary.get("leaders", [])],
-        totals=list(summary.get("totals", [0, 0, 0, 0])),
-        finished=finished,
-        updated_at=updated_at,
-        created_at=created_at,
-        winner=None if winner is None else players[winner],
-    )
-
+from scorekeeper.text.messages import N_, describe_contracts
 
 # Each sentence is whole, for each kind of write and each kind of entry, so that it can be
 # translated as one sentence (not glued from "deal 7" and "Sami's King of Hearts").
@@ -185,32 +107,3 @@ def stale_message(
         **versions,
     )
     return " ".join([*sentences, now])
-
-
-def breaks_later(
-    n: int, later: str | dict[str, Any], error: RulesError, field_prefix: str
-) -> StateError:
-    """An edit of deal ``n`` refused because a later entry no longer replays (409).
-
-    ``later`` names that entry: a message part (``word.deal_n``…), or English text.
-    """
-    later_text = (
-        english(later["part"], later.get("params", {})) if isinstance(later, dict) else later
-    )
-    problems = [
-        Problem(
-            "edit_breaks_later_deal",
-            f"Changing deal {n} this way would break {later_text}: {p.message}",
-            p.rule,
-            field_prefix if p.field is None else f"{field_prefix}.{p.field}",
-            {**_without_variant(p.params), "n": n, "later": later, "reason_code": p.code}
-            | {"reason": {"part": p.key, "params": p.params}},
-        )
-        for p in error.problems
-    ]
-    return StateError(problems)
-
-
-def _without_variant(params: dict[str, Any]) -> dict[str, Any]:
-    """The later problem's params, minus its template variant (``reason`` keeps it whole)."""
-    return {k: v for k, v in params.items() if k != "variant"}

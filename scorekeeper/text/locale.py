@@ -1,11 +1,10 @@
-"""Languages and digits: Flask-Babel, the locale selector and the language switch.
+"""Languages and digits: Flask-Babel's words, the locale selector and how numbers read.
 
 The language of a request is, in order: an explicit ``?lang=xx`` (then
 remembered in the ``lang`` cookie for a year), the ``lang`` cookie, the best
 match of the browser's ``Accept-Language`` among :data:`SUPPORTED_LOCALES`
-(``ar-JO`` → ``ar``, ``pt-BR`` → ``pt``), else English. ``/lang/<code>``
-switches it (a GET with a same-origin ``next``, or a POST with the CSRF token)
-and goes back where the player was.
+(``ar-JO`` → ``ar``, ``pt-BR`` → ``pt``), else English. The switches
+(``/lang/<code>``, ``/digits/<system>``) are in :mod:`scorekeeper.web.language`.
 
 Digits are a separate setting (``?digits=``, the ``digits`` cookie,
 ``/digits/<system>``): ``latn`` (0123, the default in every language) or
@@ -17,7 +16,8 @@ paper switch once and the cookie keeps it.
 
 Templates get ``current_locale``, ``text_direction`` (``rtl`` for Arabic),
 ``supported_locales`` (code and native name), ``digits``,
-``format_number(n)``, ``language_url(code)`` and ``digits_url(system)``.
+``format_number(n)``, ``language_url(code)`` and ``digits_url(system)``
+(:func:`scorekeeper.web.language.template_context`).
 
 Right to left, card codes (``K♥``, ``10♦``) and signed numbers (``−75``,
 ``+200``) would be reordered by the bidi algorithm inside Arabic sentences
@@ -34,17 +34,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, has_request_context, redirect, request
-from flask_babel import Babel, get_locale, get_translations, refresh
+from flask import has_request_context, request
+from flask_babel import Babel, get_locale, get_translations
 from flask_babel.speaklater import LazyString
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
-from werkzeug.wrappers import Response
-
-from scorekeeper import PROJECT_ROOT
 
 SUPPORTED_LOCALES: dict[str, str] = {
     "en": "English",
@@ -64,7 +60,6 @@ DEFAULT_DIGITS = "latn"
 
 LANG_COOKIE = "lang"
 DIGITS_COOKIE = "digits"
-COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
 _ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _MINUS = {"latn": "−", "arab": "\u061c-"}
@@ -80,7 +75,6 @@ _LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥�
 T = TypeVar("T")
 
 babel = Babel()
-bp = Blueprint("i18n", __name__)
 
 
 def gettext(message: str, /, **variables: Any) -> str:
@@ -118,29 +112,6 @@ def template_ngettext(
     variables.setdefault("num", num)
     text = isolate(translations().ungettext(singular, plural, num))
     return (Markup(text) if context.autoescape else text) % variables
-
-
-def init_app(app: Flask) -> None:
-    """Flask-Babel with the catalogues in ``translations/``, the selector and the switch."""
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PROJECT_ROOT / "translations"))
-    babel.init_app(app, locale_selector=select_locale)
-    # Jinja's "new style" gettext (placeholders filled and escaped by the call), with card
-    # codes and signed numbers kept left to right inside right-to-left sentences
-    # (isolate()). Installed as plain functions: Jinja's own wrappers add two calls
-    # through the template context to each of the page's dozens of texts.
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=template_gettext, ngettext=template_ngettext, newstyle=True
-    )
-    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
-    app.jinja_env.globals.update(ngettext=template_ngettext)
-    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
-    # Flask-Babel caches the locale on ``g``; a request that shares an app context
-    # (tests, streamed responses) must still choose its own.
-    app.before_request(refresh)
-    app.register_blueprint(bp)
-    app.context_processor(template_context)
-    app.after_request(remember_choices)
 
 
 # --- choosing ----------------------------------------------------------------------------
@@ -279,18 +250,6 @@ def bdi(value: object) -> Markup:
     return Markup("<bdi>%s</bdi>") % escape(value)
 
 
-def digits_url(system: str) -> str:
-    """The switch to digits ``system`` (``latn`` or ``arab``), coming back to this page."""
-    from flask import url_for
-
-    return url_for("i18n.set_digits", system=system, next=_this_page())
-
-
-def _this_page() -> str:
-    """Where a switch comes back to: this page's path and query."""
-    return request.full_path.rstrip("?") if has_request_context() else "/"
-
-
 def localize_digits(text: str, digits: str | None = None) -> str:
     """``text`` with its digits in the chosen system (dates, times).
 
@@ -300,96 +259,4 @@ def localize_digits(text: str, digits: str | None = None) -> str:
     return text.translate(_ARABIC_INDIC) if (digits or current_digits()) == "arab" else text
 
 
-def language_url(code: str) -> str:
-    """The switch to language ``code``, coming back to this page."""
-    from flask import url_for
-
-    return url_for("i18n.set_language", code=code, next=_this_page())
-
-
-def template_context() -> dict[str, Any]:
-    locale = current_locale()
-    return {
-        "current_locale": locale,
-        "text_direction": text_direction(locale),
-        "supported_locales": [
-            {"code": code, "name": name} for code, name in SUPPORTED_LOCALES.items()
-        ],
-        "digits": current_digits(),
-        "digit_samples": DIGIT_SAMPLES,
-        "format_number": format_number,
-        "language_url": language_url,
-        "digits_url": digits_url,
-    }
-
-
 # --- remembering -------------------------------------------------------------------------
-
-
-def remember_choices(response: Response) -> Response:
-    """Keep an explicit ``?lang=`` / ``?digits=`` in its cookie; say what the page varies on."""
-    lang = supported_locale(request.args.get("lang"))
-    if lang and request.cookies.get(LANG_COOKIE) != lang:
-        _set_cookie(response, LANG_COOKIE, lang)
-    digits = supported_digits(request.args.get("digits"))
-    if digits and request.cookies.get(DIGITS_COOKIE) != digits:
-        _set_cookie(response, DIGITS_COOKIE, digits)
-    if request.endpoint != "static":
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
-    return response
-
-
-def _set_cookie(response: Response, name: str, value: str) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=COOKIE_MAX_AGE,
-        samesite="Lax",
-        secure=request.is_secure,
-        httponly=True,
-    )
-
-
-def safe_next(target: str | None) -> str:
-    """``target`` if it is a path on this site, else ``/`` (no open redirects).
-
-    >>> [safe_next(t) for t in ("/games/x?y=1", "//evil.example", "https://evil.example/", None)]
-    ['/games/x?y=1', '/', '/', '/']
-    """
-    if not target or any(ord(ch) < 32 for ch in target) or "\\" in target:
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        same = has_request_context() and parts.netloc == request.host
-        if not same or parts.scheme not in ("http", "https"):
-            return "/"
-        target = parts.path + (f"?{parts.query}" if parts.query else "")
-    if not target.startswith("/") or target.startswith("//"):
-        return "/"
-    return target
-
-
-def _back(name: str, value: str) -> Response:
-    target = request.values.get("next") or request.referrer
-    response = redirect(safe_next(target), 303 if request.method == "POST" else 302)
-    _set_cookie(response, name, value)
-    return response
-
-
-@bp.route("/lang/<code>", methods=["GET", "POST"])
-def set_language(code: str) -> Response:
-    """Switch the language (remembered in the ``lang`` cookie) and go back to ``next``."""
-    lang = supported_locale(code)
-    if lang is None:
-        abort(404)
-    return _back(LANG_COOKIE, lang)
-
-
-@bp.route("/digits/<system>", methods=["GET", "POST"])
-def set_digits(system: str) -> Response:
-    """Switch the digits (``latn`` or ``arab``, the ``digits`` cookie) and go back to ``next``."""
-    chosen = supported_digits(system)
-    if chosen is None:
-        abort(404)
-    return _back(DIGITS_COOKIE, chosen)

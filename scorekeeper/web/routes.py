@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from scorekeeper.web import errors  # noqa: F401  (the error pages)
 from scorekeeper.web.backup import routes as backup  # noqa: F401
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.deals import routes as deals  # noqa: F401

@@ -18,7 +18,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.text.messages import MESSAGES, Plural
 
 LANGUAGES = ["ar", "es", "it", "pt", "ru"]

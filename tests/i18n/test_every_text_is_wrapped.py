@@ -28,8 +28,8 @@ from flask import Flask, abort
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import SUPPORTED_LOCALES
 from scorekeeper.web.sheets import pdf

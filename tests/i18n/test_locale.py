@@ -17,12 +17,13 @@ from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import check_contracts
 from scorekeeper.text import locale as i18n
 from scorekeeper.text.messages import ENGLISH, translate_error, translate_problem
+from scorekeeper.web import language
 
 
 def locale_for(app: Flask, path: str = "/", **headers: str) -> tuple[str, str, dict[str, Any]]:
     with app.test_request_context(path, headers=headers):
         app.preprocess_request()
-        context = i18n.template_context()
+        context = language.template_context()
         return i18n.current_locale(), i18n.text_direction(), context
 
 
@@ -123,7 +124,7 @@ def test_digits_setting(app: Flask, client: FlaskClient) -> None:
         assert i18n.format_number(-75) == "−75"
     with app.test_request_context("/", headers={"Cookie": "digits=arab"}):
         assert i18n.format_number(-1250) == "\u061c-١٢٥٠"
-        assert i18n.template_context()["digits"] == "arab"
+        assert language.template_context()["digits"] == "arab"
     response = client.get("/digits/arab?next=/help")
     assert response.headers["Location"] == "/help"
     assert response.headers["Set-Cookie"].startswith("digits=arab;")

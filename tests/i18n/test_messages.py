@@ -18,7 +18,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.rules import rulings, validation
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, hand_mask, parse_cards
@@ -51,6 +51,7 @@ from scorekeeper.rules.wire import (
     parse_seat,
     parse_tricks,
 )
+from scorekeeper.store.game_store import EntryName, breaks_later
 from scorekeeper.store.input import (
     clean_players,
     parse_deal_body,
@@ -58,7 +59,6 @@ from scorekeeper.store.input import (
     parse_redeal_body,
 )
 from scorekeeper.text import messages
-from scorekeeper.text.history import breaks_later
 from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
 from tests.common import NAMES, C, D, K, Q, T
 from tests.rules.test_claims_api import SPADES, trix_body
@@ -674,19 +674,19 @@ def request_cases() -> Iterator[Callable[[], object]]:
         try:
             error_thunk()
         except RulesError as error:
-            yield lambda e=error: _raise(breaks_later(3, "deal 5", e, "deals.5"))
             for named in LATER_ENTRIES:
-                yield lambda e=error, w=named: _raise(breaks_later(3, w, e, "log.5"))
+                yield lambda e=error, w=named: _raise(breaks_later(3, w, e))
 
 
 LATER_ENTRIES = [
-    part("word.deal_n", n=5),
-    part("word.redeal_after", n=4),
-    part("word.misdeal_after", n=4),
-    part("word.first_redeal"),
-    part("word.first_misdeal"),
+    EntryName(part("word.deal_n", n=5), "deal 5", "deals.5"),
+    EntryName(part("word.redeal_after", n=4), "the redeal after deal 4", "log.5"),
+    EntryName(part("word.misdeal_after", n=4), "the misdeal after deal 4", "log.5"),
+    EntryName(part("word.first_redeal"), "the first redeal", "log.5"),
+    EntryName(part("word.first_misdeal"), "the first misdeal", "log.5"),
 ]
-"""How an edit names the later entry it would break (game_store.entry_name)."""
+"""How an edit names the later entry it would break (game_store.entry_name): the English
+words must be the catalogue's, or the messages would not rebuild from their templates."""
 
 
 def _raise(error: RulesError) -> None:

@@ -16,7 +16,7 @@ from babel.support import NullTranslations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.text.locale import LRI, PDI, SUPPORTED_LOCALES
 
 NAMES = ["رنا", "Sami", "عمر", "Lina"]

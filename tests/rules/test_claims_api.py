@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask.testing import FlaskClient
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.rules.checks import CHECKS, guess_kind
 from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError

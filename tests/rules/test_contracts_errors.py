@@ -44,10 +44,10 @@ def test_r9_6_canonical_order_and_description() -> None:
     assert describe(canonical(chosen)) == "King of Hearts + Collections"
 
 
-def test_error_statuses_split_by_cause() -> None:
-    assert MalformedError.status == 422
-    assert IllegalError.status == 422
-    assert StateError.status == 409
+def test_the_engines_errors_carry_no_http_status() -> None:
+    """The web layer maps each kind of refusal to a status; the engine knows nothing of HTTP."""
+    for kind in (RulesError, MalformedError, IllegalError, StateError):
+        assert not hasattr(kind, "status")
 
 
 def test_error_carries_rule_field_code_and_params() -> None:

@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.web import hardening as security
 
 CSP = (

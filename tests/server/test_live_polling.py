@@ -11,7 +11,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.store import game_store, live
+from scorekeeper.store import game_store
+from scorekeeper.store.snapshot import Change
+from scorekeeper.web.games import live as web_live
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
 
@@ -98,11 +100,12 @@ def test_polling_an_unknown_game_is_a_json_404(client: FlaskClient) -> None:
 def test_change_sentences_name_the_deal(
     action: str, before: Any, after: Any, sentence: str
 ) -> None:
-    assert live.change_sentence(PLAYERS, action, before, after).startswith(sentence)
+    said = web_live.change_sentence(PLAYERS, Change(action, before, after))
+    assert said.startswith(sentence)
 
 
 def test_live_docstring_examples_run() -> None:
-    failures, tried = doctest.testmod(live)
+    failures, tried = doctest.testmod(web_live)
     assert tried and not failures
 
 

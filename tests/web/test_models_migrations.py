@@ -14,8 +14,8 @@ from flask import Flask
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError, StatementError
 
-from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry

@@ -353,3 +353,13 @@ def test_error_pages_are_html_for_pages_and_json_for_the_api(
     wrong_method = client.get("/games/x/redeals")
     assert wrong_method.status_code == 405 and wrong_method.mimetype == "text/html"
     assert client.get("/api/v1/nothing").mimetype == "application/json"
+
+
+def test_engine_refusals_map_to_statuses_in_the_web_layer() -> None:
+    """One place maps the engine's refusals to HTTP: 409 for the game's state, 422 else."""
+    from scorekeeper.rules.errors import IllegalError, MalformedError, StateError
+    from scorekeeper.web.errors import status_of
+
+    assert status_of(StateError.one("x", "x")) == 409
+    assert status_of(IllegalError.one("x", "x")) == 422
+    assert status_of(MalformedError.one("x", "x")) == 422

@@ -22,6 +22,7 @@ from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
+from scorekeeper.web.errors import refusal_text
 from tests.common import NAMES, C, D, K, Q, T
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
@@ -173,7 +174,7 @@ def test_r1_bad_players_are_refused_and_nothing_is_saved(
         services.create_game(players, 0, RuleSet())
     problem = caught.value.problems[0]
     assert (problem.field, problem.code, problem.rule) == (field, code, "R1")
-    assert caught.value.status == 422
+    assert isinstance(caught.value, (MalformedError, IllegalError))
     assert db.session.scalar(select(func.count()).select_from(models.Game)) == 0
 
 
@@ -221,7 +222,7 @@ def test_r2_repeated_contract_is_409_and_nothing_is_written(db_app: Flask) -> No
     before = snapshot(loaded.id)
     with pytest.raises(StateError) as caught:
         services.record_deal(loaded.id, trix(0, 1, 2, 3))
-    assert caught.value.status == 409
+    assert isinstance(caught.value, StateError)
     assert caught.value.problems[0].code == "contract_already_played"
     assert "Rana has already played Trix" in str(caught.value)
     assert snapshot(loaded.id) == before
@@ -232,7 +233,7 @@ def test_r11_invalid_captures_are_422_and_nothing_is_written(db_app: Flask) -> N
     before = snapshot(loaded.id)
     with pytest.raises(IllegalError) as caught:
         services.record_deal(loaded.id, diamonds(5, 4, 3, 0))
-    assert caught.value.status == 422
+    assert isinstance(caught.value, (MalformedError, IllegalError))
     assert caught.value.problems[0].field == "captures.diamonds"
     assert "add up to 13" in str(caught.value)
     assert snapshot(loaded.id) == before
@@ -244,7 +245,9 @@ def test_stale_version_is_refused_with_what_changed(db_app: Flask) -> None:
     before = snapshot(loaded.id)
     with pytest.raises(services.StaleVersion) as caught:
         services.record_deal(loaded.id, trix(2, 0, 3, 1), 1)
-    assert "Deal 1 was already recorded: Rana's King of Hearts." in str(caught.value)
+    said = refusal_text(caught.value)  # the store gives the facts; the web layer words them
+    assert "Deal 1 was already recorded: Rana's King of Hearts." in said
+    assert [c.action for c in caught.value.changes] == ["record"]
     assert caught.value.loaded.version == 2 and caught.value.expected == 1
     assert caught.value.loaded.game.deals_played == 1
     assert snapshot(loaded.id) == before
@@ -252,8 +255,10 @@ def test_stale_version_is_refused_with_what_changed(db_app: Flask) -> None:
 
 def test_a_version_from_the_future_is_stale_too(db_app: Flask) -> None:
     loaded, _ = new_game()
-    with pytest.raises(services.StaleVersion, match="not a version of this game"):
+    with pytest.raises(services.StaleVersion) as caught:
         services.record_deal(loaded.id, king(1), 9)
+    assert caught.value.changes == ()
+    assert "not a version of this game" in refusal_text(caught.value)
 
 
 def test_without_expected_version_the_next_valid_deal_is_recorded(db_app: Flask) -> None:
@@ -334,7 +339,7 @@ def test_edit_that_breaks_a_later_deal_is_refused_with_the_reason(db_app: Flask)
     with pytest.raises(StateError) as caught:
         services.edit_deal(loaded.id, 1, diamonds(1, 3, 4, 5), 4)
     problem = caught.value.problems[0]
-    assert caught.value.status == 409 and problem.code == "edit_breaks_later_deal"
+    assert isinstance(caught.value, StateError) and problem.code == "edit_breaks_later_deal"
     assert problem.field == "deals.3.contracts" and problem.rule == "R2"
     assert problem.message.startswith("Changing deal 1 this way would break deal 3:")
     assert "already played Diamonds" in problem.message
@@ -354,8 +359,9 @@ def test_edit_with_bad_captures_is_the_edits_own_error(db_app: Flask) -> None:
 def test_edit_of_a_missing_deal_or_with_a_stale_version(db_app: Flask) -> None:
     loaded, _ = new_game()
     play(loaded.id, [king(1)])
-    with pytest.raises(services.DealNotFound, match="no deal 2; it has 1 deal so far"):
+    with pytest.raises(services.DealNotFound) as missing:
         services.edit_deal(loaded.id, 2, king(2), 2)
+    assert refusal_text(missing.value) == "This game has no deal 2; it has 1 deal so far."
     with pytest.raises(services.StaleVersion):
         services.edit_deal(loaded.id, 1, king(2), 1)
     assert services.load_game(loaded.id).game.totals == (0, -75, 0, 0)
@@ -394,8 +400,9 @@ def test_undo_with_nothing_to_undo_or_a_stale_version(db_app: Flask) -> None:
     with pytest.raises(StateError, match="nothing to undo"):
         services.undo_last(loaded.id, 1)
     play(loaded.id, [king(1)])
-    with pytest.raises(services.StaleVersion, match="Deal 1 was already recorded"):
+    with pytest.raises(services.StaleVersion) as caught:
         services.undo_last(loaded.id, 1)
+    assert "Deal 1 was already recorded" in refusal_text(caught.value)
     assert services.load_game(loaded.id).game.deals_played == 1
 
 
@@ -513,7 +520,7 @@ def test_two_phones_with_the_same_version_exactly_one_is_saved(db_app: Flask) ->
         saved = [r for r in results if isinstance(r, tuple)]
         stale = [r for r in results if isinstance(r, services.StaleVersion)]
         assert len(saved) == 1 and len(stale) == 1, results
-        assert "was already recorded: Rana's King of Hearts" in str(stale[0])
+        assert "was already recorded: Rana's King of Hearts" in refusal_text(stale[0])
         assert services.load_game(loaded.id).game.deals_played == 1
         services.undo_last(loaded.id, version + 1)
 

@@ -16,54 +16,15 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from scorekeeper.rules.errors import StateError
 from scorekeeper.store import games as services
 from scorekeeper.store import live
 from scorekeeper.store.input import parse_new_game_body, parse_redeal_body
-from scorekeeper.store.snapshot import UnreplayableLog
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.api.checks import error_body, error_response, handle_rules_error, json_body
+from scorekeeper.web.api.checks import json_body
 
 bp = Blueprint("api_games", __name__)
 
 SOURCE = "api"
-
-
-# --- errors ----------------------------------------------------------------------------------
-
-
-@bp.errorhandler(services.GameNotFound)
-@bp.errorhandler(services.DealNotFound)
-@bp.errorhandler(services.StaleVersion)
-def handle_error(error: Exception) -> tuple[Response, int]:
-    """The API error format for the services' refusals (nothing was written)."""
-    if isinstance(error, services.StaleVersion):
-        response = jsonify(
-            ok=False,
-            errors=[error_body(str(error), field="If-Match")],
-            game=error.loaded.state(),
-        )
-        response.set_etag(str(error.loaded.version))
-        return response, 412
-    return error_response(404, [error_body(str(error))])
-
-
-@bp.errorhandler(StateError)
-def handle_conflict(error: StateError) -> tuple[Response, int]:
-    """A 409 from the engine, with the game as it is now, so the phone can catch up.
-
-    Contract already played, game over, an edit that would break a later deal.
-    """
-    response, status = handle_rules_error(error)
-    game_id = (request.view_args or {}).get("game_id")
-    try:
-        loaded = services.load_game(game_id) if isinstance(game_id, str) else None
-    except (services.GameNotFound, UnreplayableLog):
-        loaded = None
-    if loaded is not None:
-        response = jsonify({**response.get_json(), "game": loaded.state()})
-        response.set_etag(str(loaded.version))
-    return response, status
 
 
 # --- headers -------------------------------------------------------------------------------

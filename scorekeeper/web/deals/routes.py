@@ -13,9 +13,10 @@ from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.errors import Refused, refusal_text, try_form_write
 from scorekeeper.web.forms import DealForm, deal_form_data, make_deal_form
 from scorekeeper.web.games.present import build_board, combinable, parse_contracts, revision_views
-from scorekeeper.web.games.routes import Page, stale_message
+from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import can_edit, require_edit
 
@@ -48,16 +49,15 @@ def new_deal(game_id: str) -> Page:
         return _render_deal(loaded, form)
     if not form.validate():
         return _render_deal(loaded, form, status=422)
-    try:
-        _loaded, n = services.record_deal(
-            game_id, form.to_entry(), expected_version=form.version.data, source="page"
-        )
-    except services.StaleVersion as stale:
-        form.version.data = stale.loaded.version
-        return _render_deal(stale.loaded, form, stale_message(stale), 409)
-    except RulesError as err:
-        form.add_problems(err.problems)
-        return _render_deal(loaded, form, status=err.status)
+    entry, version = form.to_entry(), form.version.data
+    outcome = try_form_write(
+        lambda: services.record_deal(game_id, entry, expected_version=version, source="page"),
+        form,
+        loaded,
+    )
+    if isinstance(outcome, Refused):
+        return _render_deal(outcome.loaded, form, outcome.messages, outcome.status)
+    _loaded, n = outcome
     recorded = _(
         "Deal %(n)s recorded: %(contracts)s.", n=format_number(n), contracts=form.contract_text
     )
@@ -129,7 +129,7 @@ def _log_row(loaded: services.LoadedGame, n: int) -> services.LogRow:
     try:
         return loaded.deal_row(n)
     except services.DealNotFound as missing:
-        abort(404, description=str(missing))
+        abort(404, description=refusal_text(missing))
 
 
 @bp.get("/games/<game_id>/deals/<int:n>")
@@ -165,14 +165,12 @@ def edit_deal(game_id: str, n: int) -> Page:
         return _render_deal(loaded, form, n=n)
     if not form.validate():
         return _render_deal(loaded, form, status=422, n=n)
-    try:
-        services.edit_deal(game_id, n, form.to_entry(), form.version.data, source="page")
-    except services.StaleVersion as stale:
-        form.version.data = stale.loaded.version
-        return _render_deal(stale.loaded, form, stale_message(stale), 409, n=n)
-    except RulesError as err:
-        form.add_problems(err.problems)
-        return _render_deal(loaded, form, status=err.status, n=n)
+    entry, version = form.to_entry(), form.version.data
+    outcome = try_form_write(
+        lambda: services.edit_deal(game_id, n, entry, version, source="page"), form, loaded
+    )
+    if isinstance(outcome, Refused):
+        return _render_deal(outcome.loaded, form, outcome.messages, outcome.status, n=n)
     corrected = _(
         "Deal %(n)s corrected: %(contracts)s. Every later deal still adds up.",
         n=format_number(n),

@@ -42,8 +42,9 @@ from scorekeeper.web.disputes.claim_form import (
 from scorekeeper.web.disputes.input import CLAIM_SWITCHES, REDEAL_SWITCHES, Entered
 from scorekeeper.web.disputes.record import Desk
 from scorekeeper.web.disputes.routes import known_game_choices, standalone_desk
+from scorekeeper.web.errors import Refused, try_write
 from scorekeeper.web.forms import NOTE_MAX
-from scorekeeper.web.games.routes import Page, stale_message
+from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import can_edit, require_edit
 
@@ -111,17 +112,18 @@ def record_checked_redeal(game_id: str) -> Page:
     if verdict is None or seat is None or not entered.ok:
         return _redeal_page(desk, entered, verdict)
     entry = RedealEntry("redeal", seat, verdict.contract, note=verdict.reason[:NOTE_MAX])
-    version = request.form.get("version", "")
-    try:
-        services.record_redeal(
-            game_id, entry, int(version) if version.isdigit() else None, source="check"
-        )
-    except services.StaleVersion as stale:
-        fresh = Desk(stale.loaded.rules, tuple(stale.loaded.players), stale.loaded)
-        return _redeal_page(fresh, entered, verdict, stale_message(stale), 409)
-    except RulesError as error:
-        entered.add_problems(error.problems, lambda path: "")
-        return _redeal_page(desk, entered, verdict)
+    raw = request.form.get("version", "")
+    version = int(raw) if raw.isdigit() else None
+    outcome = try_write(
+        lambda: services.record_redeal(game_id, entry, version, source="check"),
+        loaded,
+        lambda problems: entered.add_problems(problems, lambda path: ""),
+    )
+    if isinstance(outcome, Refused):
+        if not outcome.stale:  # the engine refused it: the same page, its problems shown
+            return _redeal_page(desk, entered, verdict)
+        fresh = Desk(outcome.loaded.rules, tuple(outcome.loaded.players), outcome.loaded)
+        return _redeal_page(fresh, entered, verdict, outcome.messages, outcome.status)
     flash(
         gettext("Redeal recorded: the king chooses a contract again. None was used up."), "success"
     )

@@ -34,8 +34,9 @@ from scorekeeper.web.disputes.input import (
 from scorekeeper.web.disputes.picker import picker_state
 from scorekeeper.web.disputes.play import Judgement, judge
 from scorekeeper.web.disputes.record import Desk, play_field, read_record
+from scorekeeper.web.errors import Refused, try_write
 from scorekeeper.web.forms import seat_or_none
-from scorekeeper.web.games.routes import Page, stale_message
+from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import can_edit, known_games, require_edit
 
@@ -233,14 +234,15 @@ def apply_check(game_id: str, n: int) -> Page:
     if recorded == entry:
         flash(gettext("Deal %(n)d already matches this check; nothing changed.", n=n), "success")
         return redirect(url_for("web.deal", game_id=game_id, n=n))
-    try:
-        services.edit_deal(game_id, n, entry, _version(), source="check")
-    except services.StaleVersion as stale:
-        fresh = deal_desk(stale.loaded, n)
-        return _play_page(fresh, entered, judgement, stale_message(stale), 409)
-    except RulesError as error:
-        entered.add_problems(error.problems, lambda path: "")
-        return _play_page(desk, entered, judgement, status=error.status)
+    version = _version()
+    outcome = try_write(
+        lambda: services.edit_deal(game_id, n, entry, version, source="check"),
+        loaded,
+        lambda problems: entered.add_problems(problems, lambda path: ""),
+    )
+    if isinstance(outcome, Refused):
+        fresh = deal_desk(outcome.loaded, n)
+        return _play_page(fresh, entered, judgement, outcome.messages, outcome.status)
     flash(gettext("Deal %(n)d now follows the card-by-card check.", n=n), "success")
     return redirect(url_for("web.deal", game_id=game_id, n=n))
 
@@ -255,13 +257,16 @@ def record_check(game_id: str) -> Page:
     judgement, entry = _checked_entry(desk, entered, king)
     if entry is None:
         return _play_page(desk, entered, judgement)
-    try:
-        _, n = services.record_deal(game_id, entry, _version(), source="check")
-    except services.StaleVersion as stale:
-        return _play_page(game_desk(stale.loaded), entered, judgement, stale_message(stale), 409)
-    except RulesError as error:
-        entered.add_problems(error.problems, lambda path: "")
-        return _play_page(desk, entered, judgement, status=error.status)
+    version = _version()
+    outcome = try_write(
+        lambda: services.record_deal(game_id, entry, version, source="check"),
+        loaded,
+        lambda problems: entered.add_problems(problems, lambda path: ""),
+    )
+    if isinstance(outcome, Refused):
+        fresh = game_desk(outcome.loaded)
+        return _play_page(fresh, entered, judgement, outcome.messages, outcome.status)
+    _, n = outcome
     flash(gettext("Deal %(n)d recorded from the card-by-card check.", n=n), "success")
     return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from scorekeeper.store import live
-from scorekeeper.store.snapshot import GameNotFound
+from scorekeeper.store.snapshot import Change, GameNotFound
+from scorekeeper.text import history
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.errors import refusal_text
 
 NO_CACHE = "no-cache, private"
 
@@ -25,12 +27,32 @@ def game_version(game_id: str) -> Response | tuple[Response, int]:
             return _not_modified(current)
         state = live.live_state(game_id)
     except GameNotFound as missing:
-        body = {"ok": False, "errors": [{"rule": None, "field": None, "message": str(missing)}]}
+        body = {
+            "ok": False,
+            "errors": [{"rule": None, "field": None, "message": refusal_text(missing)}],
+        }
         return jsonify(body), 404
-    response = jsonify(state.to_dict())
+    response = jsonify(
+        version=state.version,
+        deals_played=state.deals_played,
+        finished=state.finished,
+        change=None if state.change is None else change_sentence(state.names, state.change),
+    )
     response.set_etag(str(state.version))
     response.headers["Cache-Control"] = NO_CACHE
     return response
+
+
+def change_sentence(names: list[str], change: Change) -> str:
+    """One sentence for another phone's write, naming the deal's king and contract.
+
+    >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
+    >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], Change("record", None, deal))
+    "Deal 7 was recorded meanwhile: Sami's King of Hearts."
+    """
+    return history.change_sentence(
+        names, change.action, change.before, change.after, history.MEANWHILE
+    )
 
 
 def _not_modified(version: int) -> Response:

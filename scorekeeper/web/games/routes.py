@@ -12,9 +12,9 @@ from scorekeeper.rules.ruleset import PRESETS, RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import describe_contracts
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices, seat_choices
 from scorekeeper.web.games.new_game_form import (
     COMMON_SWITCHES,
@@ -33,12 +33,6 @@ from scorekeeper.web.sharing.access import (
 )
 
 Page = str | tuple[str, int] | Response
-KEPT = _l("Nothing was saved. The scores shown are up to date, and what you entered is kept.")
-
-
-def stale_message(stale: services.StaleVersion) -> list[str]:
-    """What to say when a write meets a newer version: what changed, then what to do."""
-    return [str(stale), str(KEPT)]
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -122,14 +116,10 @@ def record_redeal(game_id: str) -> Page:
     form = RedealForm().configure(loaded.players, loaded.game.available_contracts)
     if not form.validate():
         return _render_game(loaded, form, status=422)
-    try:
-        services.record_redeal(game_id, form.to_entry(), expected_version=form.version.data)
-    except services.StaleVersion as stale:
-        form.version.data = stale.loaded.version
-        return _render_game(stale.loaded, form, stale_message(stale), 409)
-    except RulesError as err:
-        form.add_problems(err.problems)
-        return _render_game(loaded, form, status=err.status)
+    entry, version = form.to_entry(), form.version.data
+    outcome = try_form_write(lambda: services.record_redeal(game_id, entry, version), form, loaded)
+    if isinstance(outcome, Refused):
+        return _render_game(outcome.loaded, form, outcome.messages, outcome.status)
     if form.kind.data == "misdeal":
         flash(
             _("Misdeal recorded: the same dealer deals again. No contract was used up."), "success"
@@ -147,14 +137,15 @@ def undo(game_id: str) -> Page:
     form = UndoForm(data={"version": loaded.version})
     if not form.is_submitted() or form.confirm.data != "yes":
         return _render_undo(loaded, form)  # the confirmation step (without JavaScript)
-    try:
-        services.undo_last(game_id, form.version.data, source="page")
-    except services.StaleVersion as stale:
-        form = UndoForm(formdata=None, data={"version": stale.loaded.version})
-        return _render_undo(stale.loaded, form, [str(stale), _("Nothing was undone.")], 409)
-    except RulesError as err:
-        form.add_problems(err.problems)
-        return _render_undo(loaded, form, status=err.status)
+    version = form.version.data
+    outcome = try_form_write(
+        lambda: services.undo_last(game_id, version, source="page"),
+        form,
+        loaded,
+        then=_("Nothing was undone."),
+    )
+    if isinstance(outcome, Refused):
+        return _render_undo(outcome.loaded, form, outcome.messages, outcome.status)
     last = loaded.log[-1] if loaded.log else None
     flash(undone_message(describe_entry(last.entry, last.n) if last else None), "success")
     return redirect(url_for("web.game", game_id=game_id))

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any, BinaryIO
 from xml.etree import ElementTree
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 
 CSS_DIR = PROJECT_ROOT / "templates" / "pdf"
 PAPERS = {"a4": "A4", "letter": "letter"}

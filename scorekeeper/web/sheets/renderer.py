@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import PROJECT_ROOT
+from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.web.sheets.engine import Job
 
 log = logging.getLogger(__name__)
