@@ -256,7 +256,7 @@ Answer = tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]
 
 
 def _page(code: int, title: object, message: object) -> str:
-    return render_template("error.html", code=code, title=str(title), message=str(message))
+    return render_template("layout/error.html", code=code, title=str(title), message=str(message))
 
 
 def _http_message(exc: HTTPException) -> str:

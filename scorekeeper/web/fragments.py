@@ -94,10 +94,10 @@ def rule_texts() -> Any:
     they are translated once per language and digits, not on every page.
     """
     modules = fragment_cache().modules
-    key = ("_rules.html", current_locale(), current_digits())
+    key = ("layout/rules.html", current_locale(), current_digits())
     texts = modules.get(key)
     if texts is None:
-        texts = modules[key] = current_app.jinja_env.get_template("_rules.html").make_module()
+        texts = modules[key] = current_app.jinja_env.get_template("layout/rules.html").make_module()
     return texts
 
 

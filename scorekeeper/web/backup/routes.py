@@ -95,4 +95,4 @@ def _read(form: ImportForm) -> tuple[object, str | None]:
 
 
 def _render(form: ImportForm, problems: list[str], status: int) -> tuple[str, int]:
-    return render_template("import.html", form=form, problems=problems), status
+    return render_template("backup/import.html", form=form, problems=problems), status

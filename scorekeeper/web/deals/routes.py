@@ -77,7 +77,7 @@ def _render_picker(loaded: services.LoadedGame) -> tuple[str, int]:
     """No contract chosen yet: the contract buttons, and combinations under R9.6."""
     game = loaded.game
     return render_template(
-        "deal_picker.html",
+        "deals/deal_picker.html",
         loaded=loaded,
         names=loaded.players,
         contracts=game.available_contracts,
@@ -100,7 +100,7 @@ def _render_deal(
     else:
         action = url_for("web.new_deal", game_id=loaded.id, contracts=contracts)
     return render_template(
-        "deal_form.html",
+        "deals/deal_form.html",
         loaded=loaded,
         game=game,
         names=loaded.players,
@@ -138,7 +138,7 @@ def deal(game_id: str, n: int) -> str:
     loaded = load_or_404(game_id)
     row = _log_row(loaded, n)
     return render_template(
-        "deal.html",
+        "deals/deal.html",
         loaded=loaded,
         names=loaded.players,
         deal=_deal_record(loaded, n),

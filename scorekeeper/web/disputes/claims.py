@@ -143,7 +143,7 @@ def _redeal_page(
         status = 422
     loaded = desk.loaded
     return render_template(
-        "dispute_redeal.html",
+        "disputes/redeal.html",
         desk=desk,
         loaded=loaded,
         names=desk.names,
@@ -228,7 +228,7 @@ def _judge_claim(desk: Desk, entered: Entered) -> ClaimView | None:
 def _claim_page(desk: Desk, entered: Entered, view: ClaimView | None) -> tuple[str, int]:
     status = 422 if not entered.ok else 200
     return render_template(
-        "dispute_claim.html",
+        "disputes/claim.html",
         desk=desk,
         loaded=desk.loaded,
         names=desk.names,

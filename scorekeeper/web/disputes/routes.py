@@ -92,13 +92,13 @@ def deal_desk(loaded: services.LoadedGame, n: int) -> Desk:
 @bp.get("/disputes")
 def disputes() -> str:
     """The three tools, each with a paragraph on when to use it."""
-    return render_template("dispute_index.html", loaded=None)
+    return render_template("disputes/index.html", loaded=None)
 
 
 @bp.get("/games/<game_id>/disputes")
 def game_disputes(game_id: str) -> str:
     """The same, for a game: its rules and players' names are used."""
-    return render_template("dispute_index.html", loaded=load_or_404(game_id))
+    return render_template("disputes/index.html", loaded=load_or_404(game_id))
 
 
 # --- the card-by-card check ------------------------------------------------------------------
@@ -164,7 +164,7 @@ def _play_page(
     if status == 200 and not entered.ok:
         status = 422
     return render_template(
-        "dispute_play.html",
+        "disputes/play.html",
         desk=desk,
         loaded=desk.loaded,
         names=desk.names,

@@ -52,7 +52,7 @@ def new_game() -> Page:
             return redirect(url_for("web.game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
     return render_template(
-        "new_game.html",
+        "games/new_game.html",
         form=form,
         recent_names=services.recent_player_names(),
         presets=list(PRESETS),
@@ -96,7 +96,7 @@ def _render_game(
     if redeal_form is not None:
         redeal_form.configure(loaded.players, game.available_contracts)
     return render_template(
-        "game.html",
+        "games/game.html",
         loaded=loaded,
         game=game,
         names=loaded.players,
@@ -168,7 +168,7 @@ def _render_undo(
 ) -> tuple[str, int]:
     last: Any = loaded.log[-1] if loaded.log else None
     return render_template(
-        "undo.html",
+        "games/undo.html",
         loaded=loaded,
         names=loaded.players,
         form=form,

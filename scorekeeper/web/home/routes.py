@@ -18,11 +18,11 @@ def index() -> str:
     """
     in_progress, finished = services.list_games(ids=known_games())
     return render_template(
-        "index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
+        "home/index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
     )
 
 
 @bp.get("/help")
 def help_page() -> str:
     """How to use the app, and the rules (R1–R12) with every house rule in plain words."""
-    return render_template("help.html")
+    return render_template("home/help.html")

@@ -2,7 +2,7 @@
 
 Data only: no HTML, no database. :func:`build_sheet` turns a
 :class:`~scorekeeper.store.snapshot.LoadedGame` (the game replayed from its log, as
-every page sees it) into plain rows; ``templates/pdf/sheet.html`` lays them
+every page sees it) into plain rows; ``templates/sheets/sheet.html`` lays them
 out and :mod:`scorekeeper.web.sheets.pdf` renders them. Players' names are never baked
 into strings: a :data:`Phrase` mixes text with :class:`Who` pieces so the
 template can set each name apart (``<bdi>``, an Arabic font: :func:`.pdf.name_kind`).

@@ -20,7 +20,7 @@ How a render is kept fast:
 - one Fontconfig configuration and the parsed stylesheets are reused by every
   render (they hold no per-document state: the sheets use installed fonts by
   family name, never ``@font-face``);
-- a short user-agent stylesheet (``templates/pdf/ua.css``) replaces
+- a short user-agent stylesheet (``templates/sheets/ua.css``) replaces
   WeasyPrint's full HTML5 one;
 - the templates are well-formed XHTML, read by the C XML parser rather than
   WeasyPrint's pure-Python HTML5 one (:func:`parse_xhtml`).
@@ -39,7 +39,7 @@ from xml.etree import ElementTree
 
 from scorekeeper.paths import PROJECT_ROOT
 
-CSS_DIR = PROJECT_ROOT / "templates" / "pdf"
+CSS_DIR = PROJECT_ROOT / "templates" / "sheets"
 PAPERS = {"a4": "A4", "letter": "letter"}
 """Paper sizes by query value (``?paper=``), as CSS ``@page`` sizes."""
 WEASYPRINT_MAJOR = 70

@@ -2,7 +2,7 @@
 
 The content comes ready-made from :mod:`scorekeeper.web.sheets.content` (data) and
 :mod:`scorekeeper.web.sheets.chart` (the SVG chart); this module lays it out with the
-templates in ``templates/pdf/`` and hands the HTML to a render process
+templates in ``templates/sheets/`` and hands the HTML to a render process
 (:mod:`scorekeeper.web.sheets.renderer`, which runs :mod:`scorekeeper.web.sheets.engine`).
 
 Costs and how they are kept down:
@@ -188,7 +188,7 @@ def figures(values: Sequence[int]) -> str:
 def render_sheet(sheet: Sheet, paper: str, game_url: str) -> bytes:
     """The score sheet of one game as PDF bytes."""
     html = render_template(
-        "pdf/sheet.html",
+        "sheets/sheet.html",
         sheet=sheet,
         figures=figures,
         kinds=name_kinds(sheet.players),
@@ -205,7 +205,7 @@ def render_blank(players: Sequence[str], paper: str) -> bytes:
     """The blank sheet to fill in with a pen; ``players`` may be fewer than four (or none)."""
     names = [*players, "", "", "", ""][:4]
     html = render_template(
-        "pdf/blank.html",
+        "sheets/blank.html",
         players=names,
         kinds=name_kinds(names),
         contracts=[contract_label(contract) for contract in Contract],
