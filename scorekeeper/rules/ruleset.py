@@ -29,6 +29,13 @@ class SelfCapture(enum.Enum):
     """Default: the plain value (−75 / −25), no bonus."""
     DOUBLE = "double"
     """House rule: the doubled value (−150 / −50); the deal is then not zero-sum."""
+    QUADRUPLE = "quadruple"
+    """House rule (seed 003/004): four times the value (−300 / −100); not zero-sum either."""
+
+    @property
+    def multiplier(self) -> int:
+        """How many times its value a doubled card costs the holder who takes it."""
+        return {"single": 1, "double": 2, "quadruple": 4}[self.value]
 
 
 class HeartLead(enum.Enum):

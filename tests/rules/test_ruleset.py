@@ -59,6 +59,7 @@ def test_r9_every_api_field_is_a_switch() -> None:
     [
         ({"doubling": False}, "doubling", False),
         ({"doubled_self_capture": "double"}, "doubled_self_capture", SelfCapture.DOUBLE),
+        ({"doubled_self_capture": "quadruple"}, "doubled_self_capture", SelfCapture.QUADRUPLE),
         ({"heart_lead": "only_hearts"}, "heart_lead", HeartLead.ONLY_HEARTS),
         ({"heart_lead": "broken"}, "heart_lead", HeartLead.BROKEN),
         ({"first_lead": "right_of_king"}, "first_lead", Starter.RIGHT_OF_KING),
