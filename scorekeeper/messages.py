@@ -370,6 +370,10 @@ _GAMES: dict[str, Template] = {
     "redeal_contract": N_(
         "A redeal can only be claimed in King of Hearts or Trix; %(king_name)s announced %(label)s."
     ),
+    "contract_not_all_four": N_(
+        "Under “all four at once” (R9.6) the four trick contracts are always played together "
+        "in one deal, then Trix: %(king_name)s cannot announce %(label)s alone."
+    ),
     "entry_shape": N_("A deal must be a JSON object."),
     "redeal_kind": N_('A redeal\'s “kind” must be "redeal" or "misdeal", not %(value)s.'),
     "redeal_kind.built": N_('A redeal\'s kind must be "redeal" or "misdeal", not %(value)s.'),

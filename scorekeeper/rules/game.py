@@ -44,7 +44,7 @@ from scorekeeper.rules.game_log import (
     check_redeal_shape,
     sum_scores,
 )
-from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import Combination, KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -140,6 +140,24 @@ class Game:
         return ALL_CONTRACTS if self.needs_extra_deal else ()
 
     @property
+    def available_choices(self) -> tuple[tuple[Contract, ...], ...]:
+        """What the king may announce next, one deal's contract(s) each: what a page offers.
+
+        Under "all four at once" the four trick contracts are one choice (R9.6).
+        Under "any" only the single contracts are listed; any two or more of the
+        remaining trick contracts may be combined as well.
+        """
+        left = self.available_contracts
+        if self.in_kingdoms and self.rules.combination is Combination.ALL_FOUR:
+            tricks = tuple(c for c in left if c.is_trick_contract)
+            return tuple(
+                group
+                for group in (tricks, tuple(c for c in left if not c.is_trick_contract))
+                if group
+            )
+        return tuple((c,) for c in left)
+
+    @property
     def deals(self) -> tuple[DealRecord, ...]:
         """Every deal played, kingdoms first, then any extra deals."""
         return tuple(d for k in self.kingdoms for d in k.deals) + self.extra_deals
@@ -150,9 +168,12 @@ class Game:
 
     @property
     def deals_total(self) -> int:
-        """Deals the game takes if every remaining contract is played alone (exact without R9.6)."""
-        left = len(self.kingdoms[-1].remaining) + 5 * (self.rules.kingdoms - len(self.kingdoms))
-        return self.deals_played + left + (1 if self.needs_extra_deal else 0)
+        """Deals the game takes if every remaining contract is played alone (exact unless
+        "any" combinations are played, R9.6)."""
+        per_kingdom = 2 if self.rules.combination is Combination.ALL_FOUR else 5
+        later = per_kingdom * (self.rules.kingdoms - len(self.kingdoms))
+        left = len(self.available_choices) if self.in_kingdoms else 0
+        return self.deals_played + left + later + (1 if self.needs_extra_deal else 0)
 
     @cached_property
     def totals(self) -> Seats4:
@@ -217,6 +238,7 @@ class Game:
             "totals": list(self.totals),
             "current_king": self.current_king,
             "available_contracts": [c.value for c in self.available_contracts],
+            "available_choices": [[c.value for c in group] for group in self.available_choices],
             "finished": self.finished,
             "standings": [s.to_dict() for s in self.standings],
             "winner": self.winner,
@@ -249,6 +271,7 @@ class Game:
         king = self._king_for(entry)
         contracts = check_contracts(self.rules, entry.contracts)
         self._check_available(king, kingdom.remaining, contracts, "contracts")
+        self._check_complex(king, contracts, "contracts")
         deal = self._score(king, contracts, entry)
         kingdom = replace(kingdom, king=king, deals=(*kingdom.deals, deal))
         if kingdom.finished and self.zero_sum and sum(kingdom.totals) != 0:
@@ -272,6 +295,8 @@ class Game:
             if entry.kind == "redeal":  # a misdeal can follow any announcement
                 _check_redeal_contract(self, entry.contract)
             self._check_available(king, self.available_contracts, (entry.contract,), "contract")
+            if entry.kind == "redeal" and self.in_kingdoms:  # no K♥ alone, so no K♥ claim
+                self._check_complex(king, (entry.contract,), "contract")
         log = (*self.log, entry)
         if not self.in_kingdoms:
             return replace(self, log=log, extra_redeals=(*self.extra_redeals, entry))
@@ -360,6 +385,24 @@ class Game:
             played=_labels(played),
             left=_labels(remaining),
             count=len(remaining),
+        )
+
+    def _check_complex(self, king: int | None, contracts: tuple[Contract, ...], field: str) -> None:
+        """Under "all four at once" a trick contract is never played alone (R9.6)."""
+        alone = len(contracts) == 1 and contracts[0].is_trick_contract
+        if not alone or self.rules.combination is not Combination.ALL_FOUR:
+            return
+        label = contracts[0].label
+        who = "the king" if king is None else self._name(king)
+        raise StateError.one(
+            "contract_not_all_four",
+            "Under “all four at once” (R9.6) the four trick contracts are always played "
+            f"together in one deal, then Trix: {who} cannot announce {label} alone.",
+            rule="R9.6",
+            field=field,
+            contract=contracts[0].value,
+            king_name=part("word.the_king") if king is None else self._name(king),
+            label=part(f"contract.{contracts[0].value}"),
         )
 
     def _king_needed(self) -> RulesError:

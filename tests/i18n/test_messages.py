@@ -616,6 +616,9 @@ def game_cases() -> Iterator[Callable[[], object]]:
     kingdom = finished_short_game(seven)
     yield lambda: kingdom.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: kingdom.record(RedealEntry("redeal", 0, Contract.QUEENS))
+    all_four = Game.start(RuleSet(combination=Combination.ALL_FOUR), 0, NAMES)
+    yield lambda: all_four.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
+    yield lambda: all_four.record(RedealEntry("redeal", 0, K))
     for data in (
         3,
         {"kind": "x"},

@@ -376,6 +376,48 @@ def test_r9_6_all_four_gives_two_deals_per_kingdom() -> None:
     assert (game.deals_played, game.totals, game.winner) == (8, (40, 200, -40, -200), 1)
 
 
+ALL_FOUR = RuleSet(combination=Combination.ALL_FOUR)
+
+
+@pytest.mark.parametrize("contract", TRICK_CONTRACTS, ids=lambda c: c.value)
+def test_r9_6_all_four_refuses_a_single_trick_contract(contract: Contract) -> None:
+    game = replay([], ALL_FOUR)
+    entry = DealEntry((contract,), ALL_FOUR_CAPTURES)
+    err = error_of(game.record, entry)
+    assert isinstance(err, StateError) and err.status == 409
+    problem = err.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "contract_not_all_four",
+        "R9.6",
+        "contracts",
+    )
+    assert problem.message == (
+        "Under “all four at once” (R9.6) the four trick contracts are always played together "
+        f"in one deal, then Trix: Rana cannot announce {contract.label} alone."
+    )
+    assert not game.can(entry)
+
+
+def test_r9_6_all_four_offers_the_complex_and_trix() -> None:
+    game = replay([], ALL_FOUR)
+    assert game.available_choices == (TRICK_CONTRACTS, (T,))
+    assert game.to_dict()["available_choices"] == [
+        ["king", "queens", "diamonds", "collections"],
+        ["trix"],
+    ]
+    assert game.deals_total == 8
+    game = game.record(trix(0, 1, 2, 3))
+    assert game.available_choices == (TRICK_CONTRACTS,)
+    assert (game.deals_total, replay([], RuleSet()).available_choices[0]) == (8, (K,))
+
+
+def test_r9_6_all_four_no_king_of_hearts_redeal_claim() -> None:
+    game = replay([], ALL_FOUR)
+    err = error_of(game.record, RedealEntry("redeal", 1, K))
+    assert err.problems[0].code == "contract_not_all_four"
+    assert game.can(RedealEntry("redeal", 1, T)) and game.can(RedealEntry("misdeal", None, K))
+
+
 def test_r9_6_combination_leaves_fewer_contracts() -> None:
     rules = RuleSet(combination=Combination.ANY)
     combo = DealEntry(
@@ -653,7 +695,7 @@ def random_captures(rnd: random.Random, rules: RuleSet) -> Captures:
 
 def random_groups(rnd: random.Random, rules: RuleSet) -> list[tuple[Contract, ...]]:
     """A king's five contracts in a random order, grouped into deals as the rules allow."""
-    if rules.combination is Combination.ALL_FOUR and rnd.random() < 0.5:
+    if rules.combination is Combination.ALL_FOUR:
         groups: list[tuple[Contract, ...]] = [TRICK_CONTRACTS, (T,)]
     elif rules.combination is Combination.ANY and rnd.random() < 0.7:
         tricks = list(TRICK_CONTRACTS)
