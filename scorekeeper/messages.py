@@ -165,6 +165,14 @@ _RULE_SETS: dict[str, Template] = {
         "“king_order” is only used with the custom kingdom order; "
         'set “kingdom_order” to "custom" or remove it.'
     ),
+    "rules_contract_order": N_(
+        "“contract_order” must list the five contracts once each (%(allowed)s) in the agreed "
+        "order, or be null; not %(value)s."
+    ),
+    "rules_contract_order_combination": N_(
+        "A fixed contract order plays the five contracts one by one (R2), so it cannot go with "
+        'combinations (R9.6); set “combination” to "off" or remove the order.'
+    ),
 }
 
 _CAPTURES: dict[str, Template] = {
@@ -373,6 +381,10 @@ _GAMES: dict[str, Template] = {
     "contract_not_all_four": N_(
         "Under “all four at once” (R9.6) the four trick contracts are always played together "
         "in one deal, then Trix: %(king_name)s cannot announce %(label)s alone."
+    ),
+    "contract_out_of_order": N_(
+        "The table plays the contracts in a fixed order (R2): %(order)s; %(king_name)s plays "
+        "%(label)s next, not %(given)s."
     ),
     "entry_shape": N_("A deal must be a JSON object."),
     "redeal_kind": N_('A redeal\'s “kind” must be "redeal" or "misdeal", not %(value)s.'),

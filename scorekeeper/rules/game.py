@@ -135,9 +135,20 @@ class Game:
 
     @property
     def available_contracts(self) -> tuple[Contract, ...]:
+        """The contracts the king may still announce; under a fixed order only the next (R2)."""
         if self.in_kingdoms:
-            return self.kingdoms[-1].remaining
+            following = self.next_in_order
+            return self.kingdoms[-1].remaining if following is None else (following,)
         return ALL_CONTRACTS if self.needs_extra_deal else ()
+
+    @property
+    def next_in_order(self) -> Contract | None:
+        """Under a fixed contract order (R2), the king's next contract; else None."""
+        order = self.rules.contract_order
+        if order is None or not self.in_kingdoms:
+            return None
+        played = self.kingdoms[-1].played
+        return next((c for c in order if c not in played), None)
 
     @property
     def available_choices(self) -> tuple[tuple[Contract, ...], ...]:
@@ -271,6 +282,7 @@ class Game:
         king = self._king_for(entry)
         contracts = check_contracts(self.rules, entry.contracts)
         self._check_available(king, kingdom.remaining, contracts, "contracts")
+        self._check_order(king, contracts, "contracts")
         self._check_complex(king, contracts, "contracts")
         deal = self._score(king, contracts, entry)
         kingdom = replace(kingdom, king=king, deals=(*kingdom.deals, deal))
@@ -294,7 +306,9 @@ class Game:
         if entry.contract is not None:
             if entry.kind == "redeal":  # a misdeal can follow any announcement
                 _check_redeal_contract(self, entry.contract)
-            self._check_available(king, self.available_contracts, (entry.contract,), "contract")
+            remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
+            self._check_available(king, remaining, (entry.contract,), "contract")
+            self._check_order(king, (entry.contract,), "contract")
             if entry.kind == "redeal" and self.in_kingdoms:  # no K♥ alone, so no K♥ claim
                 self._check_complex(king, (entry.contract,), "contract")
         log = (*self.log, entry)
@@ -385,6 +399,29 @@ class Game:
             played=_labels(played),
             left=_labels(remaining),
             count=len(remaining),
+        )
+
+    def _check_order(self, king: int | None, contracts: tuple[Contract, ...], field: str) -> None:
+        """Under a fixed contract order only the next contract may be announced (R2)."""
+        following = self.next_in_order
+        if following is None or contracts == (following,):
+            return
+        order = self.rules.contract_order or ()
+        given = join_words([c.label for c in contracts])
+        who = "the king" if king is None else self._name(king)
+        raise StateError.one(
+            "contract_out_of_order",
+            f"The table plays the contracts in a fixed order (R2): "
+            f"{', '.join(c.label for c in order)}; {who} plays {following.label} next, "
+            f"not {given}.",
+            rule="R2",
+            field=field,
+            contract=following.value,
+            contracts=[c.value for c in contracts],
+            order=joined("comma", (part(f"contract.{c.value}") for c in order)),
+            king_name=part("word.the_king") if king is None else self._name(king),
+            label=part(f"contract.{following.value}"),
+            given=_labels(contracts),
         )
 
     def _check_complex(self, king: int | None, contracts: tuple[Contract, ...], field: str) -> None:

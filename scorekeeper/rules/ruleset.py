@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError, ProblemList
 
 
@@ -149,6 +150,9 @@ class RuleSet:
     tiebreak: Tiebreak = Tiebreak.TRIX_WINS
     redeal_long_hearts: bool = False
     """R8 house rule (extension of API.md): a hand of 5+ hearts with the K♥ may ask for a redeal."""
+    contract_order: tuple[Contract, ...] | None = None
+    """R2 house rule "fixed contract order": the five contracts in the order every king plays
+    them; None (default) leaves the order to each king."""
 
     @classmethod
     def from_dict(cls, data: object) -> RuleSet:
@@ -165,7 +169,7 @@ class RuleSet:
             elif isinstance(value, Values):
                 value = value.to_dict()
             elif isinstance(value, tuple):
-                value = list(value)
+                value = [v.value if isinstance(v, enum.Enum) else v for v in value]
             out[f.name] = value
         return out
 
@@ -189,6 +193,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "short_game": {"kingdoms": 1},
     "partnership": {"partnership": True},
     "complex": {"combination": "any"},
+    "jordanian_complex": {"combination": "all_four"},
 }
 """Named presets; each is a plain dict of differences from the defaults."""
 
@@ -298,6 +303,25 @@ def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int
     return None
 
 
+def _parse_contract_order(problems: ProblemList, raw: object) -> tuple[Contract, ...] | None:
+    if raw is None:
+        return None
+    names = [c.value for c in Contract]
+    if isinstance(raw, list) and len(raw) == 5 and sorted(map(str, raw)) == sorted(names):
+        return tuple(Contract(name) for name in raw)
+    allowed = ", ".join(f'"{name}"' for name in names)
+    problems.add(
+        "rules_contract_order",
+        f"“contract_order” must list the five contracts once each ({allowed}) in the agreed "
+        f"order, or be null; not {raw!r}.",
+        rule="R2",
+        field="rules.contract_order",
+        value=repr(raw),
+        allowed=allowed,
+    )
+    return None
+
+
 _ENUMS: dict[str, type[enum.Enum]] = {
     "doubled_self_capture": SelfCapture,
     "heart_lead": HeartLead,
@@ -340,6 +364,8 @@ def _parse_ruleset(data: object) -> RuleSet:
         parsed["values"] = _parse_values(problems, data["values"])
     if "king_order" in data:
         parsed["king_order"] = _parse_king_order(problems, data["king_order"])
+    if "contract_order" in data:
+        parsed["contract_order"] = _parse_contract_order(problems, data["contract_order"])
     if "kingdoms" in data:
         if data["kingdoms"] in (1, 4) and _is_int(data["kingdoms"]):
             parsed["kingdoms"] = data["kingdoms"]
@@ -367,6 +393,14 @@ def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
             "four seats in the order they will be king.",
             rule="R2",
             field="rules.king_order",
+        )
+    if rules.contract_order is not None and rules.combination is not Combination.OFF:
+        problems.add(
+            "rules_contract_order_combination",
+            "A fixed contract order plays the five contracts one by one (R2), so it cannot go "
+            'with combinations (R9.6); set “combination” to "off" or remove the order.',
+            rule="R2",
+            field="rules.contract_order",
         )
     if not custom and rules.king_order is not None:
         problems.add(

@@ -474,6 +474,11 @@ def rule_set_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
         {"kingdom_order": "custom"},
         {"king_order": [0, 1, 2, 3]},
         {"kingdoms": True},
+        {"contract_order": ["trix", "king"]},
+        {
+            "contract_order": ["trix", "king", "queens", "diamonds", "collections"],
+            "combination": "any",
+        },
     ]
     for data in bad:
         yield lambda d=data: RuleSet.from_dict(d)
@@ -616,6 +621,9 @@ def game_cases() -> Iterator[Callable[[], object]]:
     kingdom = finished_short_game(seven)
     yield lambda: kingdom.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: kingdom.record(RedealEntry("redeal", 0, Contract.QUEENS))
+    ordered = Game.start(RuleSet(contract_order=(T, Q, K, D, C)), 0, NAMES)
+    yield lambda: ordered.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
+    yield lambda: ordered.record(RedealEntry("redeal", 0, K))
     all_four = Game.start(RuleSet(combination=Combination.ALL_FOUR), 0, NAMES)
     yield lambda: all_four.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: all_four.record(RedealEntry("redeal", 0, K))

@@ -768,3 +768,80 @@ def test_property_zero_sum_rule_sets_sum_to_zero(
         assert [sum(k.totals) for k in game.kingdoms] == [0] * rules.kingdoms
     if rules == RuleSet():
         assert game.zero_sum and kingdom_sum == 0
+
+
+# --- R2 house rule "fixed contract order" (seed 000/001) -----------------------------------
+
+FIXED = RuleSet(contract_order=(T, Q, K, D, C))
+IN_ORDER = [trix(2, 0, 3, 1), queens(0, 1, 1, 3), king(1, 3), diamonds(5, 4, 3, 1)]
+
+
+def test_r2_fixed_contract_order_offers_only_the_next() -> None:
+    game = replay([], FIXED)
+    assert (game.available_contracts, game.next_in_order) == ((T,), T)
+    assert game.available_choices == ((T,),)
+    game = replay(IN_ORDER, FIXED)
+    assert game.available_contracts == (C,)
+    assert game.to_dict()["available_contracts"] == ["collections"]
+
+
+def test_r2_fixed_contract_order_refuses_any_other() -> None:
+    game = replay(IN_ORDER[:1], FIXED)
+    err = error_of(game.record, king(1))
+    assert isinstance(err, StateError) and err.status == 409
+    problem = err.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "contract_out_of_order",
+        "R2",
+        "contracts",
+    )
+    assert problem.message == (
+        "The table plays the contracts in a fixed order (R2): Trix, Queens, King of Hearts, "
+        "Diamonds, Collections; Rana plays Queens next, not King of Hearts."
+    )
+    assert not game.can(diamonds(5, 4, 3, 1)) and game.can(IN_ORDER[1])
+
+
+def test_r2_fixed_contract_order_redeal_names_the_next_contract() -> None:
+    game = replay(IN_ORDER[:2], FIXED)  # King of Hearts is next
+    assert game.can(RedealEntry("redeal", 2, K))
+    err = error_of(game.record, RedealEntry("redeal", 2, T))
+    assert err.problems[0].code == "contract_already_played"
+    err = error_of(game.record, RedealEntry("misdeal", None, D))
+    assert (err.problems[0].code, err.problems[0].field) == ("contract_out_of_order", "contract")
+
+
+def test_r2_fixed_contract_order_whole_game() -> None:
+    kingdom = [*IN_ORDER, collections(3, 3, 3, 4)]
+    game = replay(kingdom * 4, FIXED)
+    assert game.finished and [k.king for k in game.kingdoms] == [0, 1, 2, 3]
+    for played in game.kingdoms:
+        assert [d.contracts for d in played.deals] == [(T,), (Q,), (K,), (D,), (C,)]
+    assert game.totals == replay(kingdom * 4).totals  # the order changes no score
+
+
+@st.composite
+def fixed_order_games(draw: st.DrawFn) -> tuple[RuleSet, Game, list[tuple[Contract, ...]]]:
+    order = tuple(draw(st.permutations(ALL_CONTRACTS)))
+    rules = RuleSet(contract_order=order, kingdoms=draw(st.sampled_from([1, 4])))
+    rnd = random.Random(draw(st.integers(0, 2**32)))
+    game = Game.start(rules, rnd.randrange(4), NAMES)
+    tried: list[tuple[Contract, ...]] = []
+    while game.in_kingdoms:
+        group = (rnd.choice(ALL_CONTRACTS),)
+        tried.append(group)
+        entry = next_entry(rnd, game, group)
+        if game.can(entry):
+            game = game.record(entry)
+    return rules, game, tried
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fixed_order_games())
+def test_property_fixed_order_every_legal_game_plays_the_five_in_order(
+    case: tuple[RuleSet, Game, list[tuple[Contract, ...]]],
+) -> None:
+    rules, game, _ = case
+    assert len(game.kingdoms) == rules.kingdoms
+    for kingdom in game.kingdoms:
+        assert tuple(d.contracts[0] for d in kingdom.deals) == rules.contract_order

@@ -41,6 +41,7 @@ API_DEFAULTS = {
     "trix_revoke": "flag",
     "tiebreak": "trix_wins",
     "redeal_long_hearts": False,
+    "contract_order": None,
 }
 
 
@@ -249,3 +250,40 @@ def test_r9_rule_sets_round_trip(data: dict[str, Any]) -> None:
     rules = RuleSet.from_dict(data)
     assert RuleSet.from_dict(rules.to_dict()) == rules
     assert RuleSet.from_dict(rules.differences()) == rules
+
+
+# --- R2 house rule "fixed contract order" (seed 000/001) -----------------------------------
+
+ORDER = ["trix", "queens", "king", "diamonds", "collections"]
+
+
+def test_r2_fixed_contract_order_parses_and_round_trips() -> None:
+    rules = RuleSet.from_dict({"contract_order": ORDER})
+    assert [c.value for c in rules.contract_order or ()] == ORDER
+    assert rules.to_dict()["contract_order"] == ORDER
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+    assert RuleSet.from_dict({"contract_order": None}).contract_order is None
+
+
+@pytest.mark.parametrize(
+    "raw", [["trix", "king"], [*ORDER[:4], "trix"], "trix", [*ORDER, "king"], [1, 2, 3, 4, 5]]
+)
+def test_r2_fixed_contract_order_must_list_the_five_once(raw: object) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"contract_order": raw})
+    problem = info.value.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "rules_contract_order",
+        "R2",
+        "rules.contract_order",
+    )
+
+
+@pytest.mark.parametrize("combination", ["any", "all_four"])
+def test_r2_fixed_contract_order_refuses_combinations(combination: str) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"contract_order": ORDER, "combination": combination})
+    assert info.value.problems[0].message == (
+        "A fixed contract order plays the five contracts one by one (R2), so it cannot go with "
+        'combinations (R9.6); set “combination” to "off" or remove the order.'
+    )
