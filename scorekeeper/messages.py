@@ -165,6 +165,17 @@ _RULE_SETS: dict[str, Template] = {
         "“king_order” is only used with the custom kingdom order; "
         'set “kingdom_order” to "custom" or remove it.'
     ),
+    "rules_first_dealer": N_(
+        "“first_dealer” must be the seat 0–3 of the player who deals first, not %(value)s."
+    ),
+    "rules_first_dealer_missing": N_(
+        'The dealer rule "%(dealer)s" needs “first_dealer”: the seat of the player who deals '
+        "the first deal (R2)."
+    ),
+    "rules_first_dealer_unused": N_(
+        "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
+        '"first_any" or "rotates", or remove it (R2).'
+    ),
     "rules_contract_order": N_(
         "“contract_order” must list the five contracts once each (%(allowed)s) in the agreed "
         "order, or be null; not %(value)s."
@@ -411,6 +422,10 @@ _REQUESTS: dict[str, Template] = {
     "hands_shape.seats": N_("“hands” must give the hands of seats 0, 1, 2 and 3."),
     "tricks_shape": N_(
         "“tricks” must be a list of tricks, each the cards in play order, leader first."
+    ),
+    "dealer_not_king": N_(
+        "Under these rules the king deals every deal (R2), so %(king_name)s dealt, "
+        "not %(dealer_name)s."
     ),
     "plays_shape": N_('“plays” must be a list of cards and "pass".'),
     "names_shape": N_("“names” must list the four players' names in seat order."),

@@ -44,7 +44,7 @@ from scorekeeper.rules.game_log import (
     check_redeal_shape,
     sum_scores,
 )
-from scorekeeper.rules.ruleset import Combination, KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -127,6 +127,30 @@ class Game:
         if self.in_kingdoms:
             return self.kingdoms[-1].king
         return self.first_king if self.needs_extra_deal else None
+
+    @property
+    def current_dealer(self) -> int | None:
+        """Who deals the next deal (R2): the king by default; None when the game is over.
+
+        The first lead (R10) and the first Trix turn (R7) count from the dealer.
+        """
+        rules, first = self.rules, self.rules.first_dealer
+        if first is None or (not self.in_kingdoms and not self.needs_extra_deal):
+            return self.current_king
+        if rules.dealer is Dealer.ROTATES:  # known even before a 7♥ kingdom's king is
+            return (first + self.deals_dealt) % 4
+        if rules.dealer is Dealer.FIRST_ANY and self.deals_played == 0:
+            return first
+        return self.current_king
+
+    @property
+    def deals_dealt(self) -> int:
+        """Deals dealt so far: those played and those dealt again after a redeal claim (R8).
+
+        After a misdeal the same dealer deals again, so a misdeal does not count.
+        """
+        redeals = [r for k in self.kingdoms for r in k.redeals] + list(self.extra_redeals)
+        return self.deals_played + sum(1 for r in redeals if r.kind != "misdeal")
 
     @property
     def needs_king(self) -> bool:
@@ -248,6 +272,7 @@ class Game:
             "kingdoms": [k.to_dict() for k in self.kingdoms],
             "totals": list(self.totals),
             "current_king": self.current_king,
+            "current_dealer": self.current_dealer,
             "available_contracts": [c.value for c in self.available_contracts],
             "available_choices": [[c.value for c in group] for group in self.available_choices],
             "finished": self.finished,
@@ -320,7 +345,9 @@ class Game:
 
     def _score(self, king: int, contracts: tuple[Contract, ...], entry: DealEntry) -> DealRecord:
         scores = score_deal(self.rules, contracts, entry.captures, self.names)
-        return DealRecord(self.deals_played + 1, king, contracts, entry.captures, scores)
+        dealer = None if self.rules.dealer is Dealer.KING else self.current_dealer
+        n = self.deals_played + 1
+        return DealRecord(n, king, contracts, entry.captures, scores, dealer)
 
     # kings (R2)
 

@@ -80,15 +80,20 @@ class DealRecord:
     contracts: tuple[Contract, ...]
     captures: Captures
     scores: Seats4
+    dealer: int | None = None
+    """Who dealt it, when the rule set's dealer is not the king (R2); else None."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "n": self.n,
             "king": self.king,
             "contracts": [c.value for c in self.contracts],
             "captures": self.captures.to_dict(),
             "scores": list(self.scores),
         }
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        return out
 
 
 @dataclass(frozen=True)

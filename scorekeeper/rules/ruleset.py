@@ -59,6 +59,17 @@ class Starter(enum.Enum):
     """The player on the king's right (eldest hand)."""
 
 
+class Dealer(enum.Enum):
+    """Who deals each deal (R2); the first lead (R10) and first Trix turn (R7) count from him."""
+
+    KING = "king"
+    """Default: the king deals every deal of his kingdom."""
+    FIRST_ANY = "first_any"
+    """House rule (seed 000/001): an agreed player deals the first deal; then the king deals."""
+    ROTATES = "rotates"
+    """House rule (seed 003/004): an agreed player deals first; the deal passes right every deal."""
+
+
 class Combination(enum.Enum):
     """Trex Complex (R9.6): several trick contracts in one deal."""
 
@@ -150,6 +161,9 @@ class RuleSet:
     tiebreak: Tiebreak = Tiebreak.TRIX_WINS
     redeal_long_hearts: bool = False
     """R8 house rule (extension of API.md): a hand of 5+ hearts with the K♥ may ask for a redeal."""
+    dealer: Dealer = Dealer.KING
+    first_dealer: int | None = None
+    """Who deals the first deal, when ``dealer`` is not "king" (R2)."""
     contract_order: tuple[Contract, ...] | None = None
     """R2 house rule "fixed contract order": the five contracts in the order every king plays
     them; None (default) leaves the order to each king."""
@@ -322,6 +336,21 @@ def _parse_contract_order(problems: ProblemList, raw: object) -> tuple[Contract,
     return None
 
 
+def _parse_first_dealer(problems: ProblemList, raw: object) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 3:
+        return raw
+    problems.add(
+        "rules_first_dealer",
+        f"“first_dealer” must be the seat 0–3 of the player who deals first, not {raw!r}.",
+        rule="R2",
+        field="rules.first_dealer",
+        value=repr(raw),
+    )
+    return None
+
+
 _ENUMS: dict[str, type[enum.Enum]] = {
     "doubled_self_capture": SelfCapture,
     "heart_lead": HeartLead,
@@ -332,6 +361,7 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "revoke": RevokeRule,
     "trix_revoke": TrixRevoke,
     "tiebreak": Tiebreak,
+    "dealer": Dealer,
 }
 _BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
 
@@ -364,6 +394,8 @@ def _parse_ruleset(data: object) -> RuleSet:
         parsed["values"] = _parse_values(problems, data["values"])
     if "king_order" in data:
         parsed["king_order"] = _parse_king_order(problems, data["king_order"])
+    if "first_dealer" in data:
+        parsed["first_dealer"] = _parse_first_dealer(problems, data["first_dealer"])
     if "contract_order" in data:
         parsed["contract_order"] = _parse_contract_order(problems, data["contract_order"])
     if "kingdoms" in data:
@@ -402,6 +434,7 @@ def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
             rule="R2",
             field="rules.contract_order",
         )
+    _check_dealer(rules, problems)
     if not custom and rules.king_order is not None:
         problems.add(
             "rules_king_order_unused",
@@ -409,4 +442,24 @@ def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
             'kingdom order; set “kingdom_order” to "custom" or remove it.',
             rule="R2",
             field="rules.king_order",
+        )
+
+
+def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
+    if rules.dealer is not Dealer.KING and rules.first_dealer is None:
+        problems.add(
+            "rules_first_dealer_missing",
+            f'The dealer rule "{rules.dealer.value}" needs “first_dealer”: the seat of the '
+            "player who deals the first deal (R2).",
+            rule="R2",
+            field="rules.first_dealer",
+            dealer=rules.dealer.value,
+        )
+    if rules.dealer is Dealer.KING and rules.first_dealer is not None:
+        problems.add(
+            "rules_first_dealer_unused",
+            "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
+            '"first_any" or "rotates", or remove it (R2).',
+            rule="R2",
+            field="rules.first_dealer",
         )

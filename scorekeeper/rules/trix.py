@@ -180,7 +180,10 @@ def play(layout: Layout, card_index: int) -> Layout:
 
 
 def first_player(rules: RuleSet, king: int) -> int:
-    """Who plays first in Trix (R7): the king, or under the house rule the seat on his right."""
+    """Who plays first in Trix (R7): the king, or under the house rule the seat on his right.
+
+    ``king`` is whoever dealt: under R2's dealer house rules, the dealer.
+    """
     return king if rules.trix_first is Starter.KING else (king + 1) % 4
 
 

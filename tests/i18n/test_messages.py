@@ -422,7 +422,8 @@ def claim_cases() -> Iterator[Callable[[], object]]:
             claim_body(names, time_limit=61),
             claim_body(names, time_limit=True),
             claim_body(names, hearts_broken="yes"),
-            claim_body(names, dealer=1),
+            claim_body(names, dealt=1),
+            claim_body(names, dealer=7),
             claim_body(names, to_play=1),
             claim_body(names, current_trick=["4S", "5S", "6S", "7S"]),
             claim_body(names, hands={**SPADES, "1": ["AS", "2S"]}),
@@ -475,6 +476,9 @@ def rule_set_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
         {"king_order": [0, 1, 2, 3]},
         {"kingdoms": True},
         {"contract_order": ["trix", "king"]},
+        {"dealer": "rotates"},
+        {"first_dealer": 2},
+        {"dealer": "first_any", "first_dealer": 5},
         {
             "contract_order": ["trix", "king", "queens", "diamonds", "collections"],
             "combination": "any",
@@ -647,6 +651,9 @@ def request_cases() -> Iterator[Callable[[], object]]:
     yield lambda: check_deal({"contracts": ["king"], "king": 9, "captures": {}})
     yield lambda: check_deal({"contracts": ["king"], "captures": {}, "names": ["a"]})
     yield lambda: check_play({"contracts": ["king"], "king": "x", "tricks": []})
+    for names in (None, NAMES):
+        body = {"contracts": ["king"], "king": 0, "dealer": 2, "tricks": [], "names": names}
+        yield lambda b=body: check_play(b)
     yield lambda: check_redeal({"contract": "king", "hand": "KH"})
     yield lambda: parse_card_list("x", "hand")
     yield lambda: parse_hands({"0": [], "7": []})

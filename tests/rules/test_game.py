@@ -18,6 +18,7 @@ from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.ruleset import (
     Combination,
+    Dealer,
     KingdomOrder,
     RuleSet,
     SelfCapture,
@@ -845,3 +846,63 @@ def test_property_fixed_order_every_legal_game_plays_the_five_in_order(
     assert len(game.kingdoms) == rules.kingdoms
     for kingdom in game.kingdoms:
         assert tuple(d.contracts[0] for d in kingdom.deals) == rules.contract_order
+
+
+# --- R2 house rules on the dealer: "first deal by anyone", "dealer rotates" -----------------
+
+FIRST_ANY = RuleSet(dealer=Dealer.FIRST_ANY, first_dealer=3)
+ROTATES = RuleSet(dealer=Dealer.ROTATES, first_dealer=2)
+
+
+def test_r2_the_king_deals_by_default() -> None:
+    game = replay(GOLDEN[:6])
+    assert (game.current_dealer, game.current_king) == (1, 1)
+    assert "dealer" not in game.deals[0].to_dict() and game.deals[0].dealer is None
+    assert replay(GOLDEN).current_dealer is None
+
+
+def test_r2_first_deal_by_anyone_then_the_king_deals() -> None:
+    game = replay([], FIRST_ANY)
+    assert (game.current_dealer, game.current_king) == (3, 0)
+    game = game.record(RedealEntry("misdeal")).record(RedealEntry("redeal", 1, T))
+    assert game.current_dealer == 3  # still the very first deal
+    game = game.record(trix(0, 1, 2, 3))
+    assert (game.deals[0].dealer, game.current_dealer) == (3, 0)
+    assert game.deals[0].to_dict()["dealer"] == 3
+    game = replay(GOLDEN[:5], FIRST_ANY)
+    assert (game.current_dealer, game.current_king) == (1, 1)
+
+
+def test_r2_dealer_rotates_every_deal_whoever_is_king() -> None:
+    game = replay(GOLDEN[:7], ROTATES)
+    assert [d.dealer for d in game.deals] == [2, 3, 0, 1, 2, 3, 0]
+    assert [d.king for d in game.deals] == [0, 0, 0, 0, 0, 1, 1]
+    assert (game.current_dealer, game.to_dict()["current_dealer"]) == (1, 1)
+
+
+def test_r2_rotating_dealer_deals_again_after_a_misdeal_not_after_a_redeal() -> None:
+    game = replay([], ROTATES).record(RedealEntry("misdeal"))
+    assert game.current_dealer == 2  # the same dealer deals again (R8)
+    game = game.record(RedealEntry("redeal", 1, K))
+    assert (game.current_dealer, game.deals_dealt) == (3, 1)
+
+
+def test_r2_rotating_dealer_whole_game() -> None:
+    game = replay(GOLDEN, ROTATES)
+    assert game.finished and game.current_dealer is None
+    assert [d.dealer for d in game.deals] == [(2 + n) % 4 for n in range(20)]
+    assert game.totals == replay(GOLDEN).totals  # who deals changes no score
+
+
+def test_r2_dealer_rule_needs_a_first_dealer() -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"dealer": "rotates"})
+    assert info.value.problems[0].code == "rules_first_dealer_missing"
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"first_dealer": 1})
+    assert info.value.problems[0].code == "rules_first_dealer_unused"
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"dealer": "first_any", "first_dealer": 4})
+    assert info.value.problems[0].code == "rules_first_dealer"
+    rules = RuleSet.from_dict({"dealer": "rotates", "first_dealer": 2})
+    assert rules == ROTATES and rules.differences() == {"dealer": "rotates", "first_dealer": 2}

@@ -41,6 +41,8 @@ API_DEFAULTS = {
     "trix_revoke": "flag",
     "tiebreak": "trix_wins",
     "redeal_long_hearts": False,
+    "dealer": "king",
+    "first_dealer": None,
     "contract_order": None,
 }
 
