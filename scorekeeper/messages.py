@@ -397,6 +397,14 @@ _GAMES: dict[str, Template] = {
         "The table plays the contracts in a fixed order (R2): %(order)s; %(king_name)s plays "
         "%(label)s next, not %(given)s."
     ),
+    "closed_suit_redeal": N_(
+        "A Trix deal is dealt again for a closed suit only under the house rule "
+        "“closed suit replays” (R7)."
+    ),
+    "closed_suit_redeal.trix": N_(
+        "A closed suit voids a Trix deal: record it as a redeal of Trix (R7)."
+    ),
+    "redeal_reason": N_('A redeal\'s “reason” must be "closed_suit" or absent, not %(value)s.'),
     "entry_shape": N_("A deal must be a JSON object."),
     "redeal_kind": N_('A redeal\'s “kind” must be "redeal" or "misdeal", not %(value)s.'),
     "redeal_kind.built": N_('A redeal\'s kind must be "redeal" or "misdeal", not %(value)s.'),

@@ -70,9 +70,12 @@ def check_play(body: Mapping[str, Any]) -> JSON:
     names = parse_names(body.get("names"))
     dealer = parse_dealer(rules, body, king, names)
     hands = parse_hands(body["hands"]) if body.get("hands") is not None else None
+    void = False
     if contracts == (Contract.TRIX,):
         plays = parse_plays(required(body, "plays"))
-        replay: Any = replay_trix(rules, dealer, plays, hands, names)
+        trix = replay_trix(rules, dealer, plays, hands, names)
+        replay: Any = trix
+        void = trix.void
     else:
         tricks = parse_tricks(required(body, "tricks"))
         doubled = parse_card_list(body.get("doubled") or [], "doubled")
@@ -83,7 +86,7 @@ def check_play(body: Mapping[str, Any]) -> JSON:
     return {
         "ok": True,
         "legal": not replay.violations,
-        "void": False,
+        "void": void,
         "violations": [v.as_dict() for v in replay.violations],
         "captures": replay.captures.to_dict(),
         "scores": scores,

@@ -44,7 +44,7 @@ from scorekeeper.rules.game_log import (
     check_redeal_shape,
     sum_scores,
 )
-from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import ClosedSuit, Combination, Dealer, KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -328,10 +328,14 @@ class Game:
     def _apply_redeal(self, entry: RedealEntry) -> Game:
         check_redeal_shape(entry)
         king = self.current_king
+        remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
+        if entry.reason == "closed_suit":
+            _check_closed_suit(self, entry)
+            self._check_available(king, remaining, (Contract.TRIX,), "contract")
+            self._check_order(king, (Contract.TRIX,), "contract")
         if entry.contract is not None:
             if entry.kind == "redeal":  # a misdeal can follow any announcement
                 _check_redeal_contract(self, entry.contract)
-            remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
             self._check_available(king, remaining, (entry.contract,), "contract")
             self._check_order(king, (entry.contract,), "contract")
             if entry.kind == "redeal" and self.in_kingdoms:  # no K♥ alone, so no K♥ claim
@@ -524,6 +528,24 @@ def _check_redeal_contract(game: Game, contract: Contract) -> None:
         king_name=part("word.the_king") if king is None else game.names[king],
         label=part(f"contract.{contract.value}"),
     )
+
+
+def _check_closed_suit(game: Game, entry: RedealEntry) -> None:
+    """A Trix deal dealt again for a closed suit, under R7's house rule only."""
+    if game.rules.trix_closed_suit is not ClosedSuit.REPLAY:
+        message = (
+            "A Trix deal is dealt again for a closed suit only under the house rule "
+            "“closed suit replays” (R7)."
+        )
+        raise IllegalError.one("closed_suit_redeal", message, rule="R7", field="reason")
+    if entry.kind != "redeal" or entry.contract not in (None, Contract.TRIX):
+        raise IllegalError.one(
+            "closed_suit_redeal",
+            "A closed suit voids a Trix deal: record it as a redeal of Trix (R7).",
+            rule="R7",
+            field="reason",
+            variant="trix",
+        )
 
 
 def _labels(contracts: Iterable[Contract]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ through plain dicts, the form the web layer stores.
 >>> entry_from_dict(entry.to_dict()) == entry
 True
 >>> entry_from_dict({"kind": "misdeal", "note": "a card showed"})
-RedealEntry(kind='misdeal', seat=None, contract=None, note='a card showed')
+RedealEntry(kind='misdeal', seat=None, contract=None, note='a card showed', reason=None)
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.wire import only_keys, optional_seat, parse_contract_names
 
 RedealKind = Literal["redeal", "misdeal"]
+RedealReason = Literal["closed_suit"]
+"""Why a deal is dealt again, besides an R8 claim: "closed_suit" (R7's "closed suit replays")."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,15 @@ class RedealEntry:
     contract: Contract | None = None
     """The contract announced before the redeal, if any."""
     note: str = ""
+    reason: RedealReason | None = None
+    """None: an R8 claim (``seat``) or a misdeal; "closed_suit": a Trix deal void under R7."""
 
     def to_dict(self) -> dict[str, Any]:
         contract = None if self.contract is None else self.contract.value
-        return {"kind": self.kind, "seat": self.seat, "contract": contract, "note": self.note}
+        out = {"kind": self.kind, "seat": self.seat, "contract": contract, "note": self.note}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 Entry = DealEntry | RedealEntry
@@ -166,7 +173,7 @@ def _deal_from_dict(data: Mapping[str, Any]) -> DealEntry:
 
 
 def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
-    only_keys(data, {"kind", "seat", "contract", "note"}, "a redeal")
+    only_keys(data, {"kind", "seat", "contract", "note", "reason"}, "a redeal")
     kind = data["kind"]
     if kind not in ("redeal", "misdeal"):
         raise MalformedError.one(
@@ -181,7 +188,16 @@ def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
     if not isinstance(note, str):
         raise MalformedError.one("note_shape", "A note must be text.", rule="R8", field="note")
     parsed = None if contract is None else Contract.parse(contract)
-    return RedealEntry(kind, optional_seat(data, "seat"), parsed, note)
+    reason = data.get("reason")
+    if reason not in (None, "closed_suit"):
+        raise MalformedError.one(
+            "redeal_reason",
+            f'A redeal\'s “reason” must be "closed_suit" or absent, not {reason!r}.',
+            rule="R7",
+            field="reason",
+            value=repr(reason),
+        )
+    return RedealEntry(kind, optional_seat(data, "seat"), parsed, note, reason)
 
 
 def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:

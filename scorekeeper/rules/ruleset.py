@@ -110,6 +110,15 @@ class TrixRevoke(enum.Enum):
     """House rule: the offender finishes last."""
 
 
+class ClosedSuit(enum.Enum):
+    """A Trix row completed while another suit's Jack has not been laid yet (R7)."""
+
+    PLAY_ON = "play_on"
+    """Default: play on."""
+    REPLAY = "replay"
+    """House rule (seed 000/001): the deal is void and is dealt again; the contract is not used."""
+
+
 class Tiebreak(enum.Enum):
     """Ties for first place (R12)."""
 
@@ -164,6 +173,7 @@ class RuleSet:
     dealer: Dealer = Dealer.KING
     first_dealer: int | None = None
     """Who deals the first deal, when ``dealer`` is not "king" (R2)."""
+    trix_closed_suit: ClosedSuit = ClosedSuit.PLAY_ON
     contract_order: tuple[Contract, ...] | None = None
     """R2 house rule "fixed contract order": the five contracts in the order every king plays
     them; None (default) leaves the order to each king."""
@@ -362,6 +372,7 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "trix_revoke": TrixRevoke,
     "tiebreak": Tiebreak,
     "dealer": Dealer,
+    "trix_closed_suit": ClosedSuit,
 }
 _BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
 

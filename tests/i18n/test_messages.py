@@ -40,6 +40,7 @@ from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
 from scorekeeper.rules.ruleset import (
+    ClosedSuit,
     Combination,
     HeartLead,
     KingdomOrder,
@@ -628,6 +629,9 @@ def game_cases() -> Iterator[Callable[[], object]]:
     ordered = Game.start(RuleSet(contract_order=(T, Q, K, D, C)), 0, NAMES)
     yield lambda: ordered.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: ordered.record(RedealEntry("redeal", 0, K))
+    closing = Game.start(RuleSet(trix_closed_suit=ClosedSuit.REPLAY), 0, NAMES)
+    yield lambda: game.record(RedealEntry("redeal", contract=T, reason="closed_suit"))
+    yield lambda: closing.record(RedealEntry("misdeal", contract=T, reason="closed_suit"))
     all_four = Game.start(RuleSet(combination=Combination.ALL_FOUR), 0, NAMES)
     yield lambda: all_four.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: all_four.record(RedealEntry("redeal", 0, K))
@@ -638,6 +642,7 @@ def game_cases() -> Iterator[Callable[[], object]]:
         {"kind": "redeal", "seat": 9},
         {"kind": "redeal", "contract": "kings"},
         {"kind": "redeal", "foo": 1},
+        {"kind": "redeal", "reason": "jacks"},
         {"contracts": "trix", "captures": {}, "foo": 1},
         {"contracts": 5, "captures": {}},
         {"contracts": ["trix", 3], "captures": {}},

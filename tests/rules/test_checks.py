@@ -193,3 +193,24 @@ def test_property_rotating_dealer_first_leader_is_the_dealers_right(
             tricks=(13, 0, 0, 0), trix_order=(0, 1, 2, 3),
         )  # fmt: skip
         game = game.record(DealEntry((contract,), captures))
+
+
+def test_r7_check_play_closed_suit_replays_answers_void() -> None:
+    from tests.rules.test_trix import EARLY_HANDS, early_record
+
+    body = {
+        "rules": {"trix_closed_suit": "replay"},
+        "contracts": ["trix"],
+        "king": 0,
+        "hands": [[str(c) for c in hand] for hand in EARLY_HANDS],
+        "plays": ["pass" if p is None else str(p) for p in early_record()],
+    }
+    answer = check_play(body)
+    assert {k: answer[k] for k in ("ok", "legal", "void", "scores")} == {
+        "ok": True,
+        "legal": True,
+        "void": True,
+        "scores": None,
+    }
+    assert answer["ruling"].endswith("the deal is void and is dealt again; nothing is scored.")
+    assert check_play({**body, "rules": {}})["void"] is False

@@ -17,6 +17,7 @@ from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, S
 from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.ruleset import (
+    ClosedSuit,
     Combination,
     Dealer,
     KingdomOrder,
@@ -906,3 +907,56 @@ def test_r2_dealer_rule_needs_a_first_dealer() -> None:
     assert info.value.problems[0].code == "rules_first_dealer"
     rules = RuleSet.from_dict({"dealer": "rotates", "first_dealer": 2})
     assert rules == ROTATES and rules.differences() == {"dealer": "rotates", "first_dealer": 2}
+
+
+# --- R7 house rule "closed suit replays": the void Trix deal is dealt again ----------------
+
+CLOSING = RuleSet(trix_closed_suit=ClosedSuit.REPLAY)
+CLOSED_SUIT = RedealEntry("redeal", contract=T, reason="closed_suit")
+
+
+def test_r7_closed_suit_redeal_does_not_use_up_trix() -> None:
+    game = replay([king(1)], CLOSING).record(CLOSED_SUIT)
+    assert T in game.available_contracts and game.kingdoms[0].redeals == (CLOSED_SUIT,)
+    assert game.deals_played == 1 and game.current_king == 0
+    game = game.record(trix(0, 1, 2, 3))
+    assert T not in game.available_contracts
+
+
+def test_r7_closed_suit_redeal_round_trips_and_old_entries_unchanged() -> None:
+    assert CLOSED_SUIT.to_dict()["reason"] == "closed_suit"
+    assert entry_from_dict(CLOSED_SUIT.to_dict()) == CLOSED_SUIT
+    assert "reason" not in RedealEntry("redeal", 1, K).to_dict()  # stored logs stay as they were
+    with pytest.raises(MalformedError):
+        entry_from_dict({"kind": "redeal", "reason": "jacks"})
+
+
+@pytest.mark.parametrize(
+    ("rules", "entry", "code"),
+    [
+        (RuleSet(), CLOSED_SUIT, "closed_suit_redeal"),
+        (CLOSING, RedealEntry("redeal", contract=K, reason="closed_suit"), "closed_suit_redeal"),
+        (CLOSING, RedealEntry("misdeal", reason="closed_suit"), "closed_suit_redeal"),
+    ],
+)
+def test_r7_closed_suit_redeal_refused(rules: RuleSet, entry: RedealEntry, code: str) -> None:
+    err = error_of(replay([], rules).record, entry)
+    assert (err.problems[0].code, err.problems[0].rule) == (code, "R7")
+
+
+def test_r7_closed_suit_redeal_after_trix_was_played() -> None:
+    err = error_of(replay([trix(0, 1, 2, 3)], CLOSING).record, CLOSED_SUIT)
+    assert isinstance(err, StateError) and err.problems[0].code == "contract_already_played"
+
+
+def test_r7_closed_suit_whole_game() -> None:
+    log: list[DealEntry | RedealEntry] = []
+    for kingdom in (KINGDOM_1, KINGDOM_2, KINGDOM_3, KINGDOM_4):
+        for entry in kingdom:
+            if T in entry.contracts:
+                log.append(CLOSED_SUIT)
+            log.append(entry)
+    game = replay(log, CLOSING)
+    assert game.finished and game.totals == replay(GOLDEN).totals
+    assert [len(k.redeals) for k in game.kingdoms] == [1, 1, 1, 1]
+    assert Game.replay(CLOSING, 0, NAMES, [entry_from_dict(e.to_dict()) for e in log]) == game

@@ -43,6 +43,7 @@ API_DEFAULTS = {
     "redeal_long_hearts": False,
     "dealer": "king",
     "first_dealer": None,
+    "trix_closed_suit": "play_on",
     "contract_order": None,
 }
 
