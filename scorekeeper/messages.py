@@ -176,6 +176,21 @@ _RULE_SETS: dict[str, Template] = {
         "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
         '"first_any" or "rotates", or remove it (R2).'
     ),
+    "rules_rounds": N_("“rounds” must be 1 (two team kingdoms) or 2 (twice round), not %(value)s."),
+    "rules_rounds.unused": N_(
+        "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or remove it."
+    ),
+    "rules_team_kingdoms.partnership": N_(
+        "Team kingdoms need partnerships: set “partnership” to true."
+    ),
+    "rules_team_kingdoms.order": N_(
+        "Under team kingdoms the kingdom passes to the other team, to the player on the king's "
+        'right; set “kingdom_order” to "right".'
+    ),
+    "rules_team_kingdoms.short": N_(
+        "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
+        "2: four); remove “kingdoms”."
+    ),
     "rules_contract_order": N_(
         "“contract_order” must list the five contracts once each (%(allowed)s) in the agreed "
         "order, or be null; not %(value)s."

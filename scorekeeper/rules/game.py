@@ -43,6 +43,7 @@ from scorekeeper.rules.game_log import (
     check_players,
     check_redeal_shape,
     sum_scores,
+    team_of,
 )
 from scorekeeper.rules.ruleset import ClosedSuit, Combination, Dealer, KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
@@ -72,7 +73,11 @@ class Game:
         players = check_players(names)
         check_first_king(rules, first_king, players)
         return cls(
-            rules, players, first_king, zero_sum_report(rules)[0], kingdoms=(Kingdom(first_king),)
+            rules,
+            players,
+            first_king,
+            zero_sum_report(rules)[0],
+            kingdoms=(Kingdom(first_king, team=team_of(rules, first_king)),),
         )
 
     @classmethod
@@ -206,7 +211,7 @@ class Game:
         """Deals the game takes if every remaining contract is played alone (exact unless
         "any" combinations are played, R9.6)."""
         per_kingdom = 2 if self.rules.combination is Combination.ALL_FOUR else 5
-        later = per_kingdom * (self.rules.kingdoms - len(self.kingdoms))
+        later = per_kingdom * (self.rules.kingdom_count - len(self.kingdoms))
         left = len(self.available_choices) if self.in_kingdoms else 0
         return self.deals_played + left + later + (1 if self.needs_extra_deal else 0)
 
@@ -314,8 +319,9 @@ class Game:
         if kingdom.finished and self.zero_sum and sum(kingdom.totals) != 0:
             kingdom = replace(kingdom, zero_sum_ok=False)  # R11: a safety net, never expected
         kingdoms = (*self.kingdoms[:-1], kingdom)
-        if kingdom.finished and len(kingdoms) < self.rules.kingdoms:
-            kingdoms = (*kingdoms, Kingdom(self._next_king(kingdoms)))
+        if kingdom.finished and len(kingdoms) < self.rules.kingdom_count:
+            following = self._next_king(kingdoms)
+            kingdoms = (*kingdoms, Kingdom(following, team=team_of(self.rules, following)))
         return replace(self, log=(*self.log, entry), kingdoms=kingdoms)
 
     def _apply_extra_deal(self, entry: DealEntry) -> Game:

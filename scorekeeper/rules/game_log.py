@@ -113,6 +113,8 @@ class Kingdom:
     zero_sum_ok: bool = True
     """False if the kingdom is finished, the rule set is zero-sum and it does not add up to 0
     (R11; every deal's own total is checked by ``score_deal``)."""
+    team: tuple[int, int] | None = None
+    """Under team kingdoms (R9.5), the team it belongs to: the king and his partner."""
 
     @cached_property
     def played(self) -> tuple[Contract, ...]:
@@ -140,7 +142,19 @@ class Kingdom:
             "remaining": [c.value for c in self.remaining],
             "totals": list(self.totals),
             "zero_sum_ok": self.zero_sum_ok,
+            **({} if self.team is None else {"team": list(self.team)}),
         }
+
+
+def team_of(rules: RuleSet, king: int | None) -> tuple[int, int] | None:
+    """The team a kingdom belongs to under team kingdoms (R9.5): partners sit opposite.
+
+    >>> team_of(RuleSet(partnership=True, team_kingdoms=True), 3), team_of(RuleSet(), 3)
+    ((1, 3), None)
+    """
+    if not rules.team_kingdoms or king is None:
+        return None
+    return (king % 2, king % 2 + 2)
 
 
 def sum_scores(rows: Any) -> Seats4:

@@ -174,6 +174,10 @@ class RuleSet:
     first_dealer: int | None = None
     """Who deals the first deal, when ``dealer`` is not "king" (R2)."""
     trix_closed_suit: ClosedSuit = ClosedSuit.PLAY_ON
+    team_kingdoms: bool = False
+    """R9.5 house rule (seed 003/004): with partnerships a kingdom belongs to a team."""
+    rounds: int = 1
+    """Team kingdoms: 1 (two kingdoms, 10 deals) or 2 ("twice round": four kingdoms)."""
     contract_order: tuple[Contract, ...] | None = None
     """R2 house rule "fixed contract order": the five contracts in the order every king plays
     them; None (default) leaves the order to each king."""
@@ -204,6 +208,15 @@ class RuleSet:
 
     def with_changes(self, **changes: Any) -> RuleSet:
         return replace(self, **changes)
+
+    @property
+    def kingdom_count(self) -> int:
+        """Kingdoms in a game: ``kingdoms``, or two per round under team kingdoms (R2, R9.5).
+
+        >>> RuleSet(partnership=True, team_kingdoms=True, rounds=2).kingdom_count
+        4
+        """
+        return 2 * self.rounds if self.team_kingdoms else self.kingdoms
 
     @property
     def sign(self) -> int:
@@ -374,7 +387,14 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "dealer": Dealer,
     "trix_closed_suit": ClosedSuit,
 }
-_BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
+_BOOLS = (
+    "doubling",
+    "penalty_discard",
+    "partnership",
+    "inverted",
+    "redeal_long_hearts",
+    "team_kingdoms",
+)
 
 
 def _parse_ruleset(data: object) -> RuleSet:
@@ -405,6 +425,18 @@ def _parse_ruleset(data: object) -> RuleSet:
         parsed["values"] = _parse_values(problems, data["values"])
     if "king_order" in data:
         parsed["king_order"] = _parse_king_order(problems, data["king_order"])
+    if "rounds" in data:
+        if data["rounds"] in (1, 2) and _is_int(data["rounds"]):
+            parsed["rounds"] = data["rounds"]
+        else:
+            problems.add(
+                "rules_rounds",
+                f"“rounds” must be 1 (two team kingdoms) or 2 (twice round), not "
+                f"{data['rounds']!r}.",
+                rule="R9.5",
+                field="rules.rounds",
+                value=repr(data["rounds"]),
+            )
     if "first_dealer" in data:
         parsed["first_dealer"] = _parse_first_dealer(problems, data["first_dealer"])
     if "contract_order" in data:
@@ -446,6 +478,7 @@ def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
             field="rules.contract_order",
         )
     _check_dealer(rules, problems)
+    _check_team_kingdoms(rules, problems)
     if not custom and rules.king_order is not None:
         problems.add(
             "rules_king_order_unused",
@@ -473,4 +506,42 @@ def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
             '"first_any" or "rotates", or remove it (R2).',
             rule="R2",
             field="rules.first_dealer",
+        )
+
+
+def _check_team_kingdoms(rules: RuleSet, problems: ProblemList) -> None:
+    where = {"rule": "R9.5", "field": "rules.team_kingdoms"}
+    if not rules.team_kingdoms:
+        if rules.rounds != 1:
+            problems.add(
+                "rules_rounds",
+                "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or "
+                "remove it.",
+                rule="R9.5",
+                field="rules.rounds",
+                variant="unused",
+            )
+        return
+    if not rules.partnership:
+        problems.add(
+            "rules_team_kingdoms",
+            "Team kingdoms need partnerships: set “partnership” to true.",
+            variant="partnership",
+            **where,
+        )
+    if rules.kingdom_order is not KingdomOrder.RIGHT:
+        problems.add(
+            "rules_team_kingdoms",
+            "Under team kingdoms the kingdom passes to the other team, to the player on the "
+            'king\'s right; set “kingdom_order” to "right".',
+            variant="order",
+            **where,
+        )
+    if rules.kingdoms != 4:
+        problems.add(
+            "rules_team_kingdoms",
+            "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
+            "2: four); remove “kingdoms”.",
+            variant="short",
+            **where,
         )

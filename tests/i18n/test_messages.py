@@ -478,6 +478,9 @@ def rule_set_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
         {"kingdoms": True},
         {"contract_order": ["trix", "king"]},
         {"dealer": "rotates"},
+        {"rounds": 3},
+        {"rounds": 2},
+        {"team_kingdoms": True, "kingdom_order": "seven_of_hearts", "kingdoms": 1},
         {"first_dealer": 2},
         {"dealer": "first_any", "first_dealer": 5},
         {

@@ -665,6 +665,10 @@ VARIANTS = [
     RuleSet(kingdoms=1, tiebreak=Tiebreak.EXTRA_DEAL),
     RuleSet(doubling=False),
     RuleSet(doubled_self_capture=SelfCapture.DOUBLE),
+    RuleSet(doubled_self_capture=SelfCapture.QUADRUPLE),
+    RuleSet(partnership=True, team_kingdoms=True),
+    RuleSet(partnership=True, team_kingdoms=True, rounds=2, dealer=Dealer.ROTATES, first_dealer=1),
+    RuleSet(dealer=Dealer.FIRST_ANY, first_dealer=3, trix_closed_suit=ClosedSuit.REPLAY),
     # Only Trix first places score: ties for first are common, so extra deals get played.
     RuleSet(values=Values(king=0, queen=0, diamond=0, trick=0, trix=(1, 0, 0, 0))),
 ]
@@ -746,14 +750,18 @@ def test_property_random_game_replays_like_recording(
     replayed = Game.replay(rules, first, NAMES, log)
     assert replayed == recorded
     assert replayed.to_dict() == recorded.to_dict()
-    assert len(replayed.kingdoms) == rules.kingdoms
+    assert len(replayed.kingdoms) == rules.kingdom_count
     for kingdom in replayed.kingdoms:  # R2: each contract exactly once per king
         assert sorted(c.value for d in kingdom.deals for c in d.contracts) == sorted(
             c.value for c in ALL_CONTRACTS
         )
-    if rules.kingdoms == 4:
+    if rules.kingdom_count == 4:
         assert sorted(k.king for k in replayed.kingdoms) == [0, 1, 2, 3]  # type: ignore[type-var]
     assert replayed.finished or len(replayed.extra_deals) == 10
+    if rules.dealer is Dealer.ROTATES and rules.first_dealer is not None:  # misdeals: same dealer
+        assert [d.dealer for d in replayed.deals] == [
+            (rules.first_dealer + d.n - 1) % 4 for d in replayed.deals
+        ]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -767,7 +775,7 @@ def test_property_zero_sum_rule_sets_sum_to_zero(
     assert sum(game.totals) == kingdom_sum + extra_sum
     assert all(k.zero_sum_ok for k in game.kingdoms)
     if game.zero_sum:  # R11: every kingdom adds up to 0 by design
-        assert [sum(k.totals) for k in game.kingdoms] == [0] * rules.kingdoms
+        assert [sum(k.totals) for k in game.kingdoms] == [0] * rules.kingdom_count
     if rules == RuleSet():
         assert game.zero_sum and kingdom_sum == 0
 
@@ -960,3 +968,71 @@ def test_r7_closed_suit_whole_game() -> None:
     assert game.finished and game.totals == replay(GOLDEN).totals
     assert [len(k.redeals) for k in game.kingdoms] == [1, 1, 1, 1]
     assert Game.replay(CLOSING, 0, NAMES, [entry_from_dict(e.to_dict()) for e in log]) == game
+
+
+# --- R9.5 house rule "team kingdoms" (seed 003/004) ----------------------------------------
+
+TEAMS = RuleSet(partnership=True, team_kingdoms=True)
+TWICE = TEAMS.with_changes(rounds=2)
+
+
+def test_r9_5_team_kingdoms_two_kingdoms_of_ten_deals() -> None:
+    game = replay([], TEAMS, first=1)
+    assert (game.kingdoms[0].team, game.deals_total) == ((1, 3), 10)
+    game = replay(KINGDOM_1, TEAMS, first=1)
+    assert (game.current_king, game.kingdoms[1].team) == (2, (0, 2))  # to the other team
+    game = replay(KINGDOM_1 + KINGDOM_2, TEAMS, first=1)
+    assert game.finished and game.deals_played == 10 and len(game.kingdoms) == 2
+    assert [k.king for k in game.kingdoms] == [1, 2]
+    assert game.team_totals == (125, -125)  # (155, -155) then (-30, 30)
+    assert [(s.team, s.total, s.rank) for s in game.standings] == [
+        ((0, 2), 125, 1),
+        ((1, 3), -125, 2),
+    ]
+    assert game.winning_team == (0, 2)
+    assert game.to_dict()["kingdoms"][0]["team"] == [1, 3]
+
+
+def test_r9_5_team_kingdoms_twice_round() -> None:
+    game = replay(GOLDEN, TWICE)
+    assert not game.in_kingdoms and game.deals_played == 20
+    assert game.needs_extra_deal and game.team_totals == (0, 0)  # the teams tie (R12)
+    assert [k.king for k in game.kingdoms] == [0, 1, 2, 3]
+    assert [k.team for k in game.kingdoms] == [(0, 2), (1, 3), (0, 2), (1, 3)]
+    assert game.totals == replay(GOLDEN).totals
+    assert replay(GOLDEN[:10], TWICE).current_king == 2
+
+
+def test_r9_5_each_player_has_his_own_kingdom_by_default() -> None:
+    game = replay(GOLDEN, PARTNERS)
+    assert [k.team for k in game.kingdoms] == [None] * 4
+    assert "team" not in game.to_dict()["kingdoms"][0]
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"team_kingdoms": True}, "rules_team_kingdoms"),
+        ({"partnership": True, "team_kingdoms": True, "kingdoms": 1}, "rules_team_kingdoms"),
+        (
+            {"partnership": True, "team_kingdoms": True, "kingdom_order": "seven_of_hearts"},
+            "rules_team_kingdoms",
+        ),
+        ({"partnership": True, "rounds": 2}, "rules_rounds"),
+        ({"partnership": True, "team_kingdoms": True, "rounds": 3}, "rules_rounds"),
+    ],
+)
+def test_r9_5_team_kingdoms_rule_set_checks(data: dict[str, object], code: str) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict(data)
+    assert [p.code for p in info.value.problems] == [code]
+
+
+def test_r9_5_team_kingdoms_parse() -> None:
+    data = {"partnership": True, "team_kingdoms": True, "rounds": 2}
+    assert RuleSet.from_dict(data) == TWICE and TWICE.differences() == data
+    assert (TEAMS.kingdom_count, TWICE.kingdom_count, RuleSet(kingdoms=1).kingdom_count) == (
+        2,
+        4,
+        1,
+    )

@@ -44,6 +44,8 @@ API_DEFAULTS = {
     "dealer": "king",
     "first_dealer": None,
     "trix_closed_suit": "play_on",
+    "team_kingdoms": False,
+    "rounds": 1,
     "contract_order": None,
 }
 
@@ -253,6 +255,25 @@ def test_r9_rule_sets_round_trip(data: dict[str, Any]) -> None:
     rules = RuleSet.from_dict(data)
     assert RuleSet.from_dict(rules.to_dict()) == rules
     assert RuleSet.from_dict(rules.differences()) == rules
+
+
+NEW_SWITCHES = {
+    "contract_order": None,
+    "dealer": "king",
+    "first_dealer": None,
+    "trix_closed_suit": "play_on",
+    "team_kingdoms": False,
+    "rounds": 1,
+}
+
+
+@given(RULE_SETS)
+def test_r9_rule_sets_from_before_keep_the_new_switches_off(data: dict[str, Any]) -> None:
+    """A stored rule set of before this change parses as it did (the new switches off)."""
+    rules = RuleSet.from_dict(data)
+    assert set(rules.differences()) <= set(data)
+    assert {k: rules.to_dict()[k] for k in NEW_SWITCHES} == NEW_SWITCHES
+    assert rules.doubled_self_capture.multiplier in (1, 2)
 
 
 # --- R2 house rule "fixed contract order" (seed 000/001) -----------------------------------
