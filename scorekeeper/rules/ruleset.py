@@ -230,9 +230,41 @@ PRESETS: dict[str, dict[str, Any]] = {
     "short_game": {"kingdoms": 1},
     "partnership": {"partnership": True},
     "complex": {"combination": "any"},
-    "jordanian_complex": {"combination": "all_four"},
 }
 """Named presets; each is a plain dict of differences from the defaults."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set a table can start from, and the source it comes from."""
+
+    rules: Mapping[str, Any]
+    """Differences from the default rule set, as in :data:`PRESETS`."""
+    source: str
+    """Where the table's rules are described (a seed of RULES.md and the rule numbers)."""
+
+
+SOURCE_PRESETS: dict[str, Preset] = {
+    "jordanian_complex": Preset(
+        {"combination": "all_four"},
+        "RULES.md R9.6, the regional form of Palestine and Jordan (seed 000/001): the four "
+        "trick contracts always at once, Trix apart; a kingdom is two deals.",
+    ),
+    "fixed_order": Preset(
+        {
+            "contract_order": ["trix", "queens", "king", "diamonds", "collections"],
+            "trix_closed_suit": "replay",
+        },
+        "Seed 000/001 (R2, R7): the contracts in the order Trix, Queens, King of Hearts, "
+        "Diamonds, Collections, and a Trix deal dealt again when a suit is closed early.",
+    ),
+    "team_kingdoms": Preset(
+        {"partnership": True, "team_kingdoms": True},
+        "Seed 003/004 (R9.5): the partner of the 7♥ holder shares his kingdom; two team "
+        "kingdoms of five deals.",
+    ),
+}
+"""Presets of the five sources' house rules (the page names them once it has their words)."""
 
 _E = TypeVar("_E", bound=enum.Enum)
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.ruleset import (
     PRESETS,
+    SOURCE_PRESETS,
     Combination,
     HeartLead,
     KingdomOrder,
@@ -311,3 +312,16 @@ def test_r2_fixed_contract_order_refuses_combinations(combination: str) -> None:
         "A fixed contract order plays the five contracts one by one (R2), so it cannot go with "
         'combinations (R9.6); set “combination” to "off" or remove the order.'
     )
+
+
+@pytest.mark.parametrize("name", [*SOURCE_PRESETS])
+def test_r9_source_presets_are_valid_and_name_their_source(name: str) -> None:
+    preset = SOURCE_PRESETS[name]
+    rules = RuleSet.from_dict(dict(preset.rules))
+    assert rules.differences() == preset.rules
+    assert "seed" in preset.source.lower() and name not in PRESETS
+
+
+def test_r9_6_jordanian_complex_preset_is_all_four_at_once() -> None:
+    rules = RuleSet.from_dict(dict(SOURCE_PRESETS["jordanian_complex"].rules))
+    assert rules.combination is Combination.ALL_FOUR
