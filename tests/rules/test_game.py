@@ -1036,3 +1036,37 @@ def test_r9_5_team_kingdoms_parse() -> None:
         4,
         1,
     )
+
+
+# --- stored games from before the new house rules -----------------------------------------
+
+OLD_RULES = {  # a rule set as stored before contract_order, dealer, … existed
+    "doubling": True,
+    "doubled_self_capture": "single",
+    "heart_lead": "free",
+    "first_lead": "king",
+    "trix_first": "king",
+    "penalty_discard": False,
+    "partnership": False,
+    "combination": "off",
+    "values": {"king": 75, "queen": 25, "diamond": 10, "trick": 15, "trix": [200, 150, 100, 50]},
+    "inverted": False,
+    "kingdom_order": "right",
+    "king_order": None,
+    "kingdoms": 4,
+    "revoke": "remaining",
+    "trix_revoke": "flag",
+    "tiebreak": "trix_wins",
+    "redeal_long_hearts": False,
+}
+
+
+def test_stored_games_from_before_replay_to_the_same_scores() -> None:
+    log = [RedealEntry("redeal", 1, K).to_dict(), *(e.to_dict() for e in GOLDEN)]
+    assert "reason" not in log[0] and all("dealer" not in e for e in log)
+    rules = RuleSet.from_dict(json.loads(json.dumps(OLD_RULES)))
+    assert rules == RuleSet()
+    game = Game.replay(rules, 0, NAMES, [entry_from_dict(e) for e in log])
+    assert (game.totals, game.winner, game.current_dealer) == ((0, -120, 0, 120), 3, None)
+    assert all(d.dealer is None and "dealer" not in d.to_dict() for d in game.deals)
+    assert all("team" not in k.to_dict() for k in game.kingdoms)
