@@ -1070,3 +1070,13 @@ def test_stored_games_from_before_replay_to_the_same_scores() -> None:
     assert (game.totals, game.winner, game.current_dealer) == ((0, -120, 0, 120), 3, None)
     assert all(d.dealer is None and "dealer" not in d.to_dict() for d in game.deals)
     assert all("team" not in k.to_dict() for k in game.kingdoms)
+
+
+def test_r3_r4_quadruple_self_capture_whole_game() -> None:
+    rules = RuleSet(doubled_self_capture=SelfCapture.QUADRUPLE)
+    game = replay(GOLDEN, rules)
+    assert not game.zero_sum  # flagged when the game is created (R11)
+    # Kingdom 2: Rana doubled the Q♣ and took it himself: −100 instead of −25.
+    assert game.kingdoms[1].totals == (-5, 65, -100, -35)
+    assert game.totals == (-75, -120, 0, 120) and game.winner == 3
+    assert all(k.zero_sum_ok for k in game.kingdoms)  # only zero-sum rule sets are checked
