@@ -22,15 +22,22 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from scorekeeper.rules.announcements import (
+    check_available,
+    check_closed_suit,
+    check_complex,
+    check_order,
+    check_redeal_contract,
+    choices,
+    next_in_order,
+)
 from scorekeeper.rules.captures import Seats4, is_seat
 from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.errors import (
-    IllegalError,
     MalformedError,
     RulesError,
     StateError,
     joined,
-    part,
 )
 from scorekeeper.rules.game_end import Outcome, Standing, decide
 from scorekeeper.rules.game_log import (
@@ -45,7 +52,7 @@ from scorekeeper.rules.game_log import (
     sum_scores,
     team_of,
 )
-from scorekeeper.rules.ruleset import ClosedSuit, Combination, Dealer, KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -173,11 +180,9 @@ class Game:
     @property
     def next_in_order(self) -> Contract | None:
         """Under a fixed contract order (R2), the king's next contract; else None."""
-        order = self.rules.contract_order
-        if order is None or not self.in_kingdoms:
+        if not self.in_kingdoms:
             return None
-        played = self.kingdoms[-1].played
-        return next((c for c in order if c not in played), None)
+        return next_in_order(self.rules, self.kingdoms[-1].played)
 
     @property
     def available_choices(self) -> tuple[tuple[Contract, ...], ...]:
@@ -187,15 +192,9 @@ class Game:
         Under "any" only the single contracts are listed; any two or more of the
         remaining trick contracts may be combined as well.
         """
-        left = self.available_contracts
-        if self.in_kingdoms and self.rules.combination is Combination.ALL_FOUR:
-            tricks = tuple(c for c in left if c.is_trick_contract)
-            return tuple(
-                group
-                for group in (tricks, tuple(c for c in left if not c.is_trick_contract))
-                if group
-            )
-        return tuple((c,) for c in left)
+        if not self.in_kingdoms:
+            return tuple((c,) for c in self.available_contracts)
+        return choices(self.rules, self.available_contracts)
 
     @property
     def deals(self) -> tuple[DealRecord, ...]:
@@ -311,9 +310,8 @@ class Game:
         kingdom = self.kingdoms[-1]
         king = self._king_for(entry)
         contracts = check_contracts(self.rules, entry.contracts)
-        self._check_available(king, kingdom.remaining, contracts, "contracts")
-        self._check_order(king, contracts, "contracts")
-        self._check_complex(king, contracts, "contracts")
+        self._check_announced(king, kingdom.remaining, contracts, "contracts")
+        check_complex(self.rules, self.names, king, contracts, "contracts")
         deal = self._score(king, contracts, entry)
         kingdom = replace(kingdom, king=king, deals=(*kingdom.deals, deal))
         if kingdom.finished and self.zero_sum and sum(kingdom.totals) != 0:
@@ -336,16 +334,14 @@ class Game:
         king = self.current_king
         remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
         if entry.reason == "closed_suit":
-            _check_closed_suit(self, entry)
-            self._check_available(king, remaining, (Contract.TRIX,), "contract")
-            self._check_order(king, (Contract.TRIX,), "contract")
+            check_closed_suit(self.rules, entry)
+            self._check_announced(king, remaining, (Contract.TRIX,), "contract")
         if entry.contract is not None:
             if entry.kind == "redeal":  # a misdeal can follow any announcement
-                _check_redeal_contract(self, entry.contract)
-            self._check_available(king, remaining, (entry.contract,), "contract")
-            self._check_order(king, (entry.contract,), "contract")
+                check_redeal_contract(self.names, king, entry.contract)
+            self._check_announced(king, remaining, (entry.contract,), "contract")
             if entry.kind == "redeal" and self.in_kingdoms:  # no K♥ alone, so no K♥ claim
-                self._check_complex(king, (entry.contract,), "contract")
+                check_complex(self.rules, self.names, king, (entry.contract,), "contract")
         log = (*self.log, entry)
         if not self.in_kingdoms:
             return replace(self, log=log, extra_redeals=(*self.extra_redeals, entry))
@@ -406,78 +402,16 @@ class Game:
     def _name(self, seat: int) -> str:
         return self.names[seat]
 
-    def _check_available(
+    def _check_announced(
         self,
         king: int | None,
         remaining: tuple[Contract, ...],
         contracts: tuple[Contract, ...],
-        field_name: str,
+        field: str,
     ) -> None:
-        played = [c for c in contracts if c not in remaining]
-        if not played or king is None:
-            return
-        name = self._name(king)
-        left = join_words([c.label for c in remaining])
-        tail = (
-            f"his remaining contract is {left}"
-            if len(remaining) == 1
-            else (f"his remaining contracts are {left}")
-        )
-        raise StateError.one(
-            "contract_already_played",
-            f"{name} has already played {join_words([c.label for c in played])} in his "
-            f"kingdom; {tail}.",
-            rule="R2",
-            field=field_name,
-            king=king,
-            contracts=[c.value for c in played],
-            remaining=[c.value for c in remaining],
-            player=name,
-            played=_labels(played),
-            left=_labels(remaining),
-            count=len(remaining),
-        )
-
-    def _check_order(self, king: int | None, contracts: tuple[Contract, ...], field: str) -> None:
-        """Under a fixed contract order only the next contract may be announced (R2)."""
-        following = self.next_in_order
-        if following is None or contracts == (following,):
-            return
-        order = self.rules.contract_order or ()
-        given = join_words([c.label for c in contracts])
-        who = "the king" if king is None else self._name(king)
-        raise StateError.one(
-            "contract_out_of_order",
-            f"The table plays the contracts in a fixed order (R2): "
-            f"{', '.join(c.label for c in order)}; {who} plays {following.label} next, "
-            f"not {given}.",
-            rule="R2",
-            field=field,
-            contract=following.value,
-            contracts=[c.value for c in contracts],
-            order=joined("comma", (part(f"contract.{c.value}") for c in order)),
-            king_name=part("word.the_king") if king is None else self._name(king),
-            label=part(f"contract.{following.value}"),
-            given=_labels(contracts),
-        )
-
-    def _check_complex(self, king: int | None, contracts: tuple[Contract, ...], field: str) -> None:
-        """Under "all four at once" a trick contract is never played alone (R9.6)."""
-        alone = len(contracts) == 1 and contracts[0].is_trick_contract
-        if not alone or self.rules.combination is not Combination.ALL_FOUR:
-            return
-        label = contracts[0].label
-        who = "the king" if king is None else self._name(king)
-        raise StateError.one(
-            "contract_not_all_four",
-            "Under “all four at once” (R9.6) the four trick contracts are always played "
-            f"together in one deal, then Trix: {who} cannot announce {label} alone.",
-            rule="R9.6",
-            field=field,
-            contract=contracts[0].value,
-            king_name=part("word.the_king") if king is None else self._name(king),
-            label=part(f"contract.{contracts[0].value}"),
-        )
+        """Each contract once per kingdom, and the next one under a fixed order (R2)."""
+        check_available(self.names, king, remaining, contracts, field)
+        check_order(self.rules, self.names, king, self.next_in_order, contracts, field)
 
     def _king_needed(self) -> RulesError:
         return StateError.one(
@@ -516,44 +450,3 @@ class Game:
             winners=joined("and", winners),
             **({"variant": "team"} if len(winners) > 1 else {}),
         )
-
-
-def _check_redeal_contract(game: Game, contract: Contract) -> None:
-    """A claimed redeal (not a misdeal) exists only for King of Hearts and Trix (R8)."""
-    if contract in (Contract.KING, Contract.TRIX):
-        return
-    king = game.current_king
-    who = "the king" if king is None else game.names[king]
-    raise IllegalError.one(
-        "redeal_contract",
-        f"A redeal can only be claimed in King of Hearts or Trix; {who} announced "
-        f"{contract.label}.",
-        rule="R8",
-        field="contract",
-        contract=contract.value,
-        king_name=part("word.the_king") if king is None else game.names[king],
-        label=part(f"contract.{contract.value}"),
-    )
-
-
-def _check_closed_suit(game: Game, entry: RedealEntry) -> None:
-    """A Trix deal dealt again for a closed suit, under R7's house rule only."""
-    if game.rules.trix_closed_suit is not ClosedSuit.REPLAY:
-        message = (
-            "A Trix deal is dealt again for a closed suit only under the house rule "
-            "“closed suit replays” (R7)."
-        )
-        raise IllegalError.one("closed_suit_redeal", message, rule="R7", field="reason")
-    if entry.kind != "redeal" or entry.contract not in (None, Contract.TRIX):
-        raise IllegalError.one(
-            "closed_suit_redeal",
-            "A closed suit voids a Trix deal: record it as a redeal of Trix (R7).",
-            rule="R7",
-            field="reason",
-            variant="trix",
-        )
-
-
-def _labels(contracts: Iterable[Contract]) -> dict[str, Any]:
-    """Contract names joined with "and", as a message param (see :mod:`.errors`)."""
-    return joined("and", (part(f"contract.{c.value}") for c in contracts))

@@ -21,131 +21,38 @@ from typing import Any, TypeVar
 
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError, ProblemList
+from scorekeeper.rules.ruleset_checks import check_coherence
+from scorekeeper.rules.switches import (
+    ClosedSuit,
+    Combination,
+    Dealer,
+    HeartLead,
+    KingdomOrder,
+    RevokeRule,
+    SelfCapture,
+    Starter,
+    Tiebreak,
+    TrixRevoke,
+    Values,
+)
 
-
-class SelfCapture(enum.Enum):
-    """What a doubled card costs the holder who takes it himself (R3, R4)."""
-
-    SINGLE = "single"
-    """Default: the plain value (−75 / −25), no bonus."""
-    DOUBLE = "double"
-    """House rule: the doubled value (−150 / −50); the deal is then not zero-sum."""
-    QUADRUPLE = "quadruple"
-    """House rule (seed 003/004): four times the value (−300 / −100); not zero-sum either."""
-
-    @property
-    def multiplier(self) -> int:
-        """How many times its value a doubled card costs the holder who takes it."""
-        return {"single": 1, "double": 2, "quadruple": 4}[self.value]
-
-
-class HeartLead(enum.Enum):
-    """When hearts may be led in King of Hearts (R3)."""
-
-    FREE = "free"
-    """Default: any time."""
-    ONLY_HEARTS = "only_hearts"
-    """No heart lead unless the leader holds only hearts."""
-    BROKEN = "broken"
-    """No heart lead until a heart was discarded on another suit, unless only hearts are held."""
-
-
-class Starter(enum.Enum):
-    """Who leads the first trick (R10) or plays first in Trix (R7)."""
-
-    KING = "king"
-    """Default: the king (dealer)."""
-    RIGHT_OF_KING = "right_of_king"
-    """The player on the king's right (eldest hand)."""
-
-
-class Dealer(enum.Enum):
-    """Who deals each deal (R2); the first lead (R10) and first Trix turn (R7) count from him."""
-
-    KING = "king"
-    """Default: the king deals every deal of his kingdom."""
-    FIRST_ANY = "first_any"
-    """House rule (seed 000/001): an agreed player deals the first deal; then the king deals."""
-    ROTATES = "rotates"
-    """House rule (seed 003/004): an agreed player deals first; the deal passes right every deal."""
-
-
-class Combination(enum.Enum):
-    """Trex Complex (R9.6): several trick contracts in one deal."""
-
-    OFF = "off"
-    """Default: one contract per deal."""
-    ALL_FOUR = "all_four"
-    """Regional form: only all four trick contracts at once."""
-    ANY = "any"
-    """Any two or more of the four trick contracts."""
-
-
-class KingdomOrder(enum.Enum):
-    """Who is the next king (R2)."""
-
-    RIGHT = "right"
-    """Default: the next seat on the right."""
-    SEVEN_OF_HEARTS = "seven_of_hearts"
-    """Whoever is dealt the 7♥ on the kingdom's first deal (the next eligible if already king)."""
-    CUSTOM = "custom"
-    """An order agreed before the game (``king_order``)."""
-
-
-class RevokeRule(enum.Enum):
-    """The revoke penalty (R10)."""
-
-    REMAINING = "remaining"
-    """Default: the offender takes everything not yet taken at the revoke."""
-    WHOLE = "whole"
-    """The offender is charged the whole contract; the others score 0."""
-
-
-class TrixRevoke(enum.Enum):
-    """A Trix player who passed while holding a legal play (R10, R7)."""
-
-    FLAG = "flag"
-    """Default: the violation is reported; the table decides."""
-    LAST = "last"
-    """House rule: the offender finishes last."""
-
-
-class ClosedSuit(enum.Enum):
-    """A Trix row completed while another suit's Jack has not been laid yet (R7)."""
-
-    PLAY_ON = "play_on"
-    """Default: play on."""
-    REPLAY = "replay"
-    """House rule (seed 000/001): the deal is void and is dealt again; the contract is not used."""
-
-
-class Tiebreak(enum.Enum):
-    """Ties for first place (R12)."""
-
-    TRIX_WINS = "trix_wins"
-    """Default: more Trix first places wins; still tied, an extra deal."""
-    EXTRA_DEAL = "extra_deal"
-    """An extra deal decides at once."""
-
-
-@dataclass(frozen=True)
-class Values:
-    """Point values of R9.7 (magnitudes for penalties; the Trix awards by place)."""
-
-    king: int = 75
-    queen: int = 25
-    diamond: int = 10
-    trick: int = 15
-    trix: tuple[int, int, int, int] = (200, 150, 100, 50)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "king": self.king,
-            "queen": self.queen,
-            "diamond": self.diamond,
-            "trick": self.trick,
-            "trix": list(self.trix),
-        }
+__all__ = [
+    "PRESETS",
+    "SOURCE_PRESETS",
+    "ClosedSuit",
+    "Combination",
+    "Dealer",
+    "HeartLead",
+    "KingdomOrder",
+    "Preset",
+    "RevokeRule",
+    "RuleSet",
+    "SelfCapture",
+    "Starter",
+    "Tiebreak",
+    "TrixRevoke",
+    "Values",
+]
 
 
 @dataclass(frozen=True)
@@ -486,94 +393,6 @@ def _parse_ruleset(data: object) -> RuleSet:
             )
     problems.raise_if_any(MalformedError)
     rules = RuleSet(**parsed)
-    _check_coherence(rules, problems)
+    check_coherence(rules, problems)
     problems.raise_if_any(MalformedError)
     return rules
-
-
-def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
-    custom = rules.kingdom_order is KingdomOrder.CUSTOM
-    if custom and rules.king_order is None:
-        problems.add(
-            "rules_king_order_missing",
-            "A custom kingdom order needs “king_order”: the "
-            "four seats in the order they will be king.",
-            rule="R2",
-            field="rules.king_order",
-        )
-    if rules.contract_order is not None and rules.combination is not Combination.OFF:
-        problems.add(
-            "rules_contract_order_combination",
-            "A fixed contract order plays the five contracts one by one (R2), so it cannot go "
-            'with combinations (R9.6); set “combination” to "off" or remove the order.',
-            rule="R2",
-            field="rules.contract_order",
-        )
-    _check_dealer(rules, problems)
-    _check_team_kingdoms(rules, problems)
-    if not custom and rules.king_order is not None:
-        problems.add(
-            "rules_king_order_unused",
-            "“king_order” is only used with the custom "
-            'kingdom order; set “kingdom_order” to "custom" or remove it.',
-            rule="R2",
-            field="rules.king_order",
-        )
-
-
-def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
-    if rules.dealer is not Dealer.KING and rules.first_dealer is None:
-        problems.add(
-            "rules_first_dealer_missing",
-            f'The dealer rule "{rules.dealer.value}" needs “first_dealer”: the seat of the '
-            "player who deals the first deal (R2).",
-            rule="R2",
-            field="rules.first_dealer",
-            dealer=rules.dealer.value,
-        )
-    if rules.dealer is Dealer.KING and rules.first_dealer is not None:
-        problems.add(
-            "rules_first_dealer_unused",
-            "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
-            '"first_any" or "rotates", or remove it (R2).',
-            rule="R2",
-            field="rules.first_dealer",
-        )
-
-
-def _check_team_kingdoms(rules: RuleSet, problems: ProblemList) -> None:
-    where = {"rule": "R9.5", "field": "rules.team_kingdoms"}
-    if not rules.team_kingdoms:
-        if rules.rounds != 1:
-            problems.add(
-                "rules_rounds",
-                "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or "
-                "remove it.",
-                rule="R9.5",
-                field="rules.rounds",
-                variant="unused",
-            )
-        return
-    if not rules.partnership:
-        problems.add(
-            "rules_team_kingdoms",
-            "Team kingdoms need partnerships: set “partnership” to true.",
-            variant="partnership",
-            **where,
-        )
-    if rules.kingdom_order is not KingdomOrder.RIGHT:
-        problems.add(
-            "rules_team_kingdoms",
-            "Under team kingdoms the kingdom passes to the other team, to the player on the "
-            'king\'s right; set “kingdom_order” to "right".',
-            variant="order",
-            **where,
-        )
-    if rules.kingdoms != 4:
-        problems.add(
-            "rules_team_kingdoms",
-            "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
-            "2: four); remove “kingdoms”.",
-            variant="short",
-            **where,
-        )
