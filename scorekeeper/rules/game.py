@@ -52,7 +52,7 @@ from scorekeeper.rules.game_log import (
     sum_scores,
     team_of,
 )
-from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Starter
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -154,6 +154,18 @@ class Game:
         if rules.dealer is Dealer.FIRST_ANY and self.deals_played == 0:
             return first
         return self.current_king
+
+    def first_to_play(self, contracts: Sequence[Contract]) -> int | None:
+        """Who leads the first trick (R10) or plays first in Trix (R7) of the next deal.
+
+        Counted from the dealer (R2): he, or under "right_of_king" his right-hand player.
+        """
+        dealer = self.current_dealer
+        if dealer is None:
+            return None
+        trix = tuple(contracts) == (Contract.TRIX,)
+        starter = self.rules.trix_first if trix else self.rules.first_lead
+        return (dealer + (1 if starter is Starter.RIGHT_OF_KING else 0)) % 4
 
     @property
     def deals_dealt(self) -> int:

@@ -185,7 +185,7 @@ def test_property_rotating_dealer_first_leader_is_the_dealers_right(
         assert dealer is not None and king is not None
         body = _trick_body(rules, king, dealer, rng.randrange(2**32))
         leader = next(s for s in range(4) if body["tricks"][0][0] in body["hands"][s])  # type: ignore[index]
-        assert leader == (dealer + 1) % 4
+        assert leader == (dealer + 1) % 4 == game.first_to_play([K])
         assert check_play(body)["legal"]
         contract = game.available_contracts[0]
         captures = Captures(

@@ -23,6 +23,7 @@ from scorekeeper.rules.ruleset import (
     KingdomOrder,
     RuleSet,
     SelfCapture,
+    Starter,
     Tiebreak,
     Values,
 )
@@ -1080,3 +1081,20 @@ def test_r3_r4_quadruple_self_capture_whole_game() -> None:
     assert game.kingdoms[1].totals == (-5, 65, -100, -35)
     assert game.totals == (-75, -120, 0, 120) and game.winner == 3
     assert all(k.zero_sum_ok for k in game.kingdoms)  # only zero-sum rule sets are checked
+
+
+@pytest.mark.parametrize(
+    ("rules", "contracts", "seat"),
+    [
+        (RuleSet(), (K,), 0),
+        (RuleSet(first_lead=Starter.RIGHT_OF_KING), (K,), 1),
+        (RuleSet(trix_first=Starter.RIGHT_OF_KING), (T,), 1),
+        (ROTATES, (K,), 2),
+        (ROTATES.with_changes(first_lead=Starter.RIGHT_OF_KING), (K, Q), 3),
+        (FIRST_ANY.with_changes(trix_first=Starter.RIGHT_OF_KING), (T,), 0),
+    ],
+)
+def test_r2_r7_r10_first_to_play_counts_from_the_dealer(
+    rules: RuleSet, contracts: tuple[Contract, ...], seat: int
+) -> None:
+    assert replay([], rules).first_to_play(contracts) == seat
