@@ -3,8 +3,11 @@
 A :class:`Game` is an immutable value built from its log (STYLE.md §5, §6):
 ``verify(entry)`` raises, ``can(entry)`` asks, ``record(entry)`` returns the
 next game. Each king plays each of the five contracts once in his kingdom
-(R2); combinations use several at once (R9.6); a redeal uses none (R8).
-After the last kingdom the highest total wins, or the tie-break decides (R12).
+(R2), in the table's order under a fixed contract order; combinations use
+several at once (R9.6); a redeal uses none (R8, R7's closed suit). The dealer
+is the king unless R2's dealer house rules say otherwise; under team kingdoms
+a kingdom belongs to a team (R9.5). After the last kingdom the highest total
+wins, or the tie-break decides (R12).
 
 >>> from .captures import Captures
 >>> game = Game.start(RuleSet(kingdoms=1), 0, ["Rana", "Sami", "Omar", "Lina"])

@@ -290,6 +290,7 @@ class _Run:
     def replay(self, plays: Sequence[Card | None]) -> None:
         hands, seat, played, order = self.hands, self.seat, self.played, self.order
         bits, ended, open_ = _BITS, len(order) == 3, frontier(played)
+        closing = self.closing
         for turn, card in enumerate(plays):
             if ended:
                 raise _after_end(turn, order, self.who)
@@ -305,7 +306,7 @@ class _Run:
                 hands[seat] = hand
                 played |= bit
                 open_ = (JACKS | (played << 1 & _NOT_TWOS) | (played >> 1 & _NOT_ACES)) & ~played
-                if self.closing and _closes_early(played, card):
+                if closing and _closes_early(played, card):
                     self.void = (turn, seat, card)
                     break
                 if not hand:
