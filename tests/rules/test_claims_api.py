@@ -363,3 +363,11 @@ def test_bad_bodies_are_refused_in_arabic_too(
         said = translate_problem(problem, arabic())
         assert said != problem.message
         assert any("\u0600" <= ch <= "\u06ff" for ch in said), said
+
+
+def test_r2_claim_accepts_the_dealer() -> None:
+    """The position says who leads or plays; the dealer (R2) is read and checked only."""
+    rules = {"dealer": "rotates", "first_dealer": 2}
+    plain = check_claim(body(rules=rules))
+    assert check_claim(body(rules=rules, dealer=2)) == plain
+    assert check_claim(trix_body(dealer=3))["holds"] == check_claim(trix_body())["holds"]
