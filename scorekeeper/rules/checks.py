@@ -14,20 +14,21 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.rules import claims
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import IllegalError, RulesError, part
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import Dealer, RuleSet
 from scorekeeper.rules.scoring import check_contracts, expected_total, score_deal
 from scorekeeper.rules.tricks import replay_tricks
 from scorekeeper.rules.trix import replay_trix
 from scorekeeper.rules.wire import (
     only_keys,
+    optional_seat,
     parse_card_list,
     parse_contract_names,
     parse_hands,
@@ -61,25 +62,31 @@ def check_deal(body: Mapping[str, Any]) -> JSON:
 
 def check_play(body: Mapping[str, Any]) -> JSON:
     """``POST /api/v1/check/play``: replay a deal card by card and rule on its first violation."""
-    only_keys(body, {"rules", "contracts", "king", "hands", "doubled", "tricks", "plays", "names"})
+    keys = {"rules", "contracts", "king", "dealer", "hands", "doubled", "tricks", "plays", "names"}
+    only_keys(body, keys)
     rules = RuleSet.from_dict(body.get("rules"))
     contracts = parse_contracts(rules, body.get("contracts"))
     king = parse_seat(required(body, "king"), "king")
-    hands = parse_hands(body["hands"]) if body.get("hands") is not None else None
     names = parse_names(body.get("names"))
+    dealer = parse_dealer(rules, body, king, names)
+    hands = parse_hands(body["hands"]) if body.get("hands") is not None else None
+    void = False
     if contracts == (Contract.TRIX,):
         plays = parse_plays(required(body, "plays"))
-        replay: Any = replay_trix(rules, king, plays, hands, names)
+        trix = replay_trix(rules, dealer, plays, hands, names)
+        replay: Any = trix
+        void = trix.void
     else:
         tricks = parse_tricks(required(body, "tricks"))
         doubled = parse_card_list(body.get("doubled") or [], "doubled")
-        replay = replay_tricks(rules, contracts, king, tricks, hands, doubled, names=names)
+        replay = replay_tricks(rules, contracts, dealer, tricks, hands, doubled, names=names)
     scores = (
         None if replay.ruled is None else list(score_deal(rules, contracts, replay.ruled, names))
     )
     return {
         "ok": True,
         "legal": not replay.violations,
+        "void": void,
         "violations": [v.as_dict() for v in replay.violations],
         "captures": replay.captures.to_dict(),
         "scores": scores,
@@ -138,3 +145,29 @@ def error_body(error: RulesError) -> JSON:
 def parse_contracts(rules: RuleSet, raw: object) -> tuple[Contract, ...]:
     """A list of contract names, checked against R9.6 (combinations)."""
     return check_contracts(rules, parse_contract_names(raw))
+
+
+def parse_dealer(
+    rules: RuleSet, body: Mapping[str, Any], king: int, names: Sequence[str] | None = None
+) -> int:
+    """Who dealt (default: the king); the first lead and first Trix turn count from him (R2).
+
+    Under the default dealer rule the king deals, so another dealer is refused.
+    """
+    dealer = optional_seat(body, "dealer")
+    if dealer is None:
+        return king
+    if rules.dealer is Dealer.KING and dealer != king:
+        who = names or [f"seat {s}" for s in range(4)]
+        raise IllegalError.one(
+            "dealer_not_king",
+            f"Under these rules the king deals every deal (R2), so {who[king]} dealt, "
+            f"not {who[dealer]}.",
+            rule="R2",
+            field="dealer",
+            king=king,
+            dealer=dealer,
+            king_name=who[king] if names else part("word.seat", seat=king),
+            dealer_name=who[dealer] if names else part("word.seat", seat=dealer),
+        )
+    return dealer

@@ -3,8 +3,11 @@
 A :class:`Game` is an immutable value built from its log (STYLE.md §5, §6):
 ``verify(entry)`` raises, ``can(entry)`` asks, ``record(entry)`` returns the
 next game. Each king plays each of the five contracts once in his kingdom
-(R2); combinations use several at once (R9.6); a redeal uses none (R8).
-After the last kingdom the highest total wins, or the tie-break decides (R12).
+(R2), in the table's order under a fixed contract order; combinations use
+several at once (R9.6); a redeal uses none (R8, R7's closed suit). The dealer
+is the king unless R2's dealer house rules say otherwise; under team kingdoms
+a kingdom belongs to a team (R9.5). After the last kingdom the highest total
+wins, or the tie-break decides (R12).
 
 >>> from .captures import Captures
 >>> game = Game.start(RuleSet(kingdoms=1), 0, ["Rana", "Sami", "Omar", "Lina"])
@@ -22,15 +25,22 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from scorekeeper.rules.announcements import (
+    check_available,
+    check_closed_suit,
+    check_complex,
+    check_order,
+    check_redeal_contract,
+    choices,
+    next_in_order,
+)
 from scorekeeper.rules.captures import Seats4, is_seat
 from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.errors import (
-    IllegalError,
     MalformedError,
     RulesError,
     StateError,
     joined,
-    part,
 )
 from scorekeeper.rules.game_end import Outcome, Standing, decide
 from scorekeeper.rules.game_log import (
@@ -43,8 +53,9 @@ from scorekeeper.rules.game_log import (
     check_players,
     check_redeal_shape,
     sum_scores,
+    team_of,
 )
-from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Starter
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 from scorekeeper.rules.validation import join_words
 
@@ -72,7 +83,11 @@ class Game:
         players = check_players(names)
         check_first_king(rules, first_king, players)
         return cls(
-            rules, players, first_king, zero_sum_report(rules)[0], kingdoms=(Kingdom(first_king),)
+            rules,
+            players,
+            first_king,
+            zero_sum_report(rules)[0],
+            kingdoms=(Kingdom(first_king, team=team_of(rules, first_king)),),
         )
 
     @classmethod
@@ -129,15 +144,72 @@ class Game:
         return self.first_king if self.needs_extra_deal else None
 
     @property
+    def current_dealer(self) -> int | None:
+        """Who deals the next deal (R2): the king by default; None when the game is over.
+
+        The first lead (R10) and the first Trix turn (R7) count from the dealer.
+        """
+        rules, first = self.rules, self.rules.first_dealer
+        if first is None or (not self.in_kingdoms and not self.needs_extra_deal):
+            return self.current_king
+        if rules.dealer is Dealer.ROTATES:  # known even before a 7♥ kingdom's king is
+            return (first + self.deals_dealt) % 4
+        if rules.dealer is Dealer.FIRST_ANY and self.deals_played == 0:
+            return first
+        return self.current_king
+
+    def first_to_play(self, contracts: Sequence[Contract]) -> int | None:
+        """Who leads the first trick (R10) or plays first in Trix (R7) of the next deal.
+
+        Counted from the dealer (R2): he, or under "right_of_king" his right-hand player.
+        """
+        dealer = self.current_dealer
+        if dealer is None:
+            return None
+        trix = tuple(contracts) == (Contract.TRIX,)
+        starter = self.rules.trix_first if trix else self.rules.first_lead
+        return (dealer + (1 if starter is Starter.RIGHT_OF_KING else 0)) % 4
+
+    @property
+    def deals_dealt(self) -> int:
+        """Deals dealt so far: those played and those dealt again after a redeal claim (R8).
+
+        After a misdeal the same dealer deals again, so a misdeal does not count.
+        """
+        redeals = [r for k in self.kingdoms for r in k.redeals] + list(self.extra_redeals)
+        return self.deals_played + sum(1 for r in redeals if r.kind != "misdeal")
+
+    @property
     def needs_king(self) -> bool:
         """A 7♥ kingdom is starting: the next deal must say who was dealt the 7♥ (R2)."""
         return self.in_kingdoms and self.kingdoms[-1].king is None
 
     @property
     def available_contracts(self) -> tuple[Contract, ...]:
+        """The contracts the king may still announce; under a fixed order only the next (R2)."""
         if self.in_kingdoms:
-            return self.kingdoms[-1].remaining
+            following = self.next_in_order
+            return self.kingdoms[-1].remaining if following is None else (following,)
         return ALL_CONTRACTS if self.needs_extra_deal else ()
+
+    @property
+    def next_in_order(self) -> Contract | None:
+        """Under a fixed contract order (R2), the king's next contract; else None."""
+        if not self.in_kingdoms:
+            return None
+        return next_in_order(self.rules, self.kingdoms[-1].played)
+
+    @property
+    def available_choices(self) -> tuple[tuple[Contract, ...], ...]:
+        """What the king may announce next, one deal's contract(s) each: what a page offers.
+
+        Under "all four at once" the four trick contracts are one choice (R9.6).
+        Under "any" only the single contracts are listed; any two or more of the
+        remaining trick contracts may be combined as well.
+        """
+        if not self.in_kingdoms:
+            return tuple((c,) for c in self.available_contracts)
+        return choices(self.rules, self.available_contracts)
 
     @property
     def deals(self) -> tuple[DealRecord, ...]:
@@ -150,9 +222,12 @@ class Game:
 
     @property
     def deals_total(self) -> int:
-        """Deals the game takes if every remaining contract is played alone (exact without R9.6)."""
-        left = len(self.kingdoms[-1].remaining) + 5 * (self.rules.kingdoms - len(self.kingdoms))
-        return self.deals_played + left + (1 if self.needs_extra_deal else 0)
+        """Deals the game takes if every remaining contract is played alone (exact unless
+        "any" combinations are played, R9.6)."""
+        per_kingdom = 2 if self.rules.combination is Combination.ALL_FOUR else 5
+        later = per_kingdom * (self.rules.kingdom_count - len(self.kingdoms))
+        left = len(self.available_choices) if self.in_kingdoms else 0
+        return self.deals_played + left + later + (1 if self.needs_extra_deal else 0)
 
     @cached_property
     def totals(self) -> Seats4:
@@ -216,7 +291,9 @@ class Game:
             "kingdoms": [k.to_dict() for k in self.kingdoms],
             "totals": list(self.totals),
             "current_king": self.current_king,
+            "current_dealer": self.current_dealer,
             "available_contracts": [c.value for c in self.available_contracts],
+            "available_choices": [[c.value for c in group] for group in self.available_choices],
             "finished": self.finished,
             "standings": [s.to_dict() for s in self.standings],
             "winner": self.winner,
@@ -248,14 +325,16 @@ class Game:
         kingdom = self.kingdoms[-1]
         king = self._king_for(entry)
         contracts = check_contracts(self.rules, entry.contracts)
-        self._check_available(king, kingdom.remaining, contracts, "contracts")
+        self._check_announced(king, kingdom.remaining, contracts, "contracts")
+        check_complex(self.rules, self.names, king, contracts, "contracts")
         deal = self._score(king, contracts, entry)
         kingdom = replace(kingdom, king=king, deals=(*kingdom.deals, deal))
         if kingdom.finished and self.zero_sum and sum(kingdom.totals) != 0:
             kingdom = replace(kingdom, zero_sum_ok=False)  # R11: a safety net, never expected
         kingdoms = (*self.kingdoms[:-1], kingdom)
-        if kingdom.finished and len(kingdoms) < self.rules.kingdoms:
-            kingdoms = (*kingdoms, Kingdom(self._next_king(kingdoms)))
+        if kingdom.finished and len(kingdoms) < self.rules.kingdom_count:
+            following = self._next_king(kingdoms)
+            kingdoms = (*kingdoms, Kingdom(following, team=team_of(self.rules, following)))
         return replace(self, log=(*self.log, entry), kingdoms=kingdoms)
 
     def _apply_extra_deal(self, entry: DealEntry) -> Game:
@@ -268,10 +347,16 @@ class Game:
     def _apply_redeal(self, entry: RedealEntry) -> Game:
         check_redeal_shape(entry)
         king = self.current_king
+        remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
+        if entry.reason == "closed_suit":
+            check_closed_suit(self.rules, entry)
+            self._check_announced(king, remaining, (Contract.TRIX,), "contract")
         if entry.contract is not None:
             if entry.kind == "redeal":  # a misdeal can follow any announcement
-                _check_redeal_contract(self, entry.contract)
-            self._check_available(king, self.available_contracts, (entry.contract,), "contract")
+                check_redeal_contract(self.names, king, entry.contract)
+            self._check_announced(king, remaining, (entry.contract,), "contract")
+            if entry.kind == "redeal" and self.in_kingdoms:  # no K♥ alone, so no K♥ claim
+                check_complex(self.rules, self.names, king, (entry.contract,), "contract")
         log = (*self.log, entry)
         if not self.in_kingdoms:
             return replace(self, log=log, extra_redeals=(*self.extra_redeals, entry))
@@ -281,7 +366,9 @@ class Game:
 
     def _score(self, king: int, contracts: tuple[Contract, ...], entry: DealEntry) -> DealRecord:
         scores = score_deal(self.rules, contracts, entry.captures, self.names)
-        return DealRecord(self.deals_played + 1, king, contracts, entry.captures, scores)
+        dealer = None if self.rules.dealer is Dealer.KING else self.current_dealer
+        n = self.deals_played + 1
+        return DealRecord(n, king, contracts, entry.captures, scores, dealer)
 
     # kings (R2)
 
@@ -330,37 +417,16 @@ class Game:
     def _name(self, seat: int) -> str:
         return self.names[seat]
 
-    def _check_available(
+    def _check_announced(
         self,
         king: int | None,
         remaining: tuple[Contract, ...],
         contracts: tuple[Contract, ...],
-        field_name: str,
+        field: str,
     ) -> None:
-        played = [c for c in contracts if c not in remaining]
-        if not played or king is None:
-            return
-        name = self._name(king)
-        left = join_words([c.label for c in remaining])
-        tail = (
-            f"his remaining contract is {left}"
-            if len(remaining) == 1
-            else (f"his remaining contracts are {left}")
-        )
-        raise StateError.one(
-            "contract_already_played",
-            f"{name} has already played {join_words([c.label for c in played])} in his "
-            f"kingdom; {tail}.",
-            rule="R2",
-            field=field_name,
-            king=king,
-            contracts=[c.value for c in played],
-            remaining=[c.value for c in remaining],
-            player=name,
-            played=_labels(played),
-            left=_labels(remaining),
-            count=len(remaining),
-        )
+        """Each contract once per kingdom, and the next one under a fixed order (R2)."""
+        check_available(self.names, king, remaining, contracts, field)
+        check_order(self.rules, self.names, king, self.next_in_order, contracts, field)
 
     def _king_needed(self) -> RulesError:
         return StateError.one(
@@ -399,26 +465,3 @@ class Game:
             winners=joined("and", winners),
             **({"variant": "team"} if len(winners) > 1 else {}),
         )
-
-
-def _check_redeal_contract(game: Game, contract: Contract) -> None:
-    """A claimed redeal (not a misdeal) exists only for King of Hearts and Trix (R8)."""
-    if contract in (Contract.KING, Contract.TRIX):
-        return
-    king = game.current_king
-    who = "the king" if king is None else game.names[king]
-    raise IllegalError.one(
-        "redeal_contract",
-        f"A redeal can only be claimed in King of Hearts or Trix; {who} announced "
-        f"{contract.label}.",
-        rule="R8",
-        field="contract",
-        contract=contract.value,
-        king_name=part("word.the_king") if king is None else game.names[king],
-        label=part(f"contract.{contract.value}"),
-    )
-
-
-def _labels(contracts: Iterable[Contract]) -> dict[str, Any]:
-    """Contract names joined with "and", as a message param (see :mod:`.errors`)."""
-    return joined("and", (part(f"contract.{c.value}") for c in contracts))

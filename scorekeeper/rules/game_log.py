@@ -12,7 +12,7 @@ through plain dicts, the form the web layer stores.
 >>> entry_from_dict(entry.to_dict()) == entry
 True
 >>> entry_from_dict({"kind": "misdeal", "note": "a card showed"})
-RedealEntry(kind='misdeal', seat=None, contract=None, note='a card showed')
+RedealEntry(kind='misdeal', seat=None, contract=None, note='a card showed', reason=None)
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.wire import only_keys, optional_seat, parse_contract_names
 
 RedealKind = Literal["redeal", "misdeal"]
+RedealReason = Literal["closed_suit"]
+"""Why a deal is dealt again, besides an R8 claim: "closed_suit" (R7's "closed suit replays")."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,15 @@ class RedealEntry:
     contract: Contract | None = None
     """The contract announced before the redeal, if any."""
     note: str = ""
+    reason: RedealReason | None = None
+    """None: an R8 claim (``seat``) or a misdeal; "closed_suit": a Trix deal void under R7."""
 
     def to_dict(self) -> dict[str, Any]:
         contract = None if self.contract is None else self.contract.value
-        return {"kind": self.kind, "seat": self.seat, "contract": contract, "note": self.note}
+        out = {"kind": self.kind, "seat": self.seat, "contract": contract, "note": self.note}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 Entry = DealEntry | RedealEntry
@@ -80,15 +87,20 @@ class DealRecord:
     contracts: tuple[Contract, ...]
     captures: Captures
     scores: Seats4
+    dealer: int | None = None
+    """Who dealt it, when the rule set's dealer is not the king (R2); else None."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "n": self.n,
             "king": self.king,
             "contracts": [c.value for c in self.contracts],
             "captures": self.captures.to_dict(),
             "scores": list(self.scores),
         }
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        return out
 
 
 @dataclass(frozen=True)
@@ -101,6 +113,8 @@ class Kingdom:
     zero_sum_ok: bool = True
     """False if the kingdom is finished, the rule set is zero-sum and it does not add up to 0
     (R11; every deal's own total is checked by ``score_deal``)."""
+    team: tuple[int, int] | None = None
+    """Under team kingdoms (R9.5), the team it belongs to: the king and his partner."""
 
     @cached_property
     def played(self) -> tuple[Contract, ...]:
@@ -128,7 +142,19 @@ class Kingdom:
             "remaining": [c.value for c in self.remaining],
             "totals": list(self.totals),
             "zero_sum_ok": self.zero_sum_ok,
+            **({} if self.team is None else {"team": list(self.team)}),
         }
+
+
+def team_of(rules: RuleSet, king: int | None) -> tuple[int, int] | None:
+    """The team a kingdom belongs to under team kingdoms (R9.5): partners sit opposite.
+
+    >>> team_of(RuleSet(partnership=True, team_kingdoms=True), 3), team_of(RuleSet(), 3)
+    ((1, 3), None)
+    """
+    if not rules.team_kingdoms or king is None:
+        return None
+    return (king % 2, king % 2 + 2)
 
 
 def sum_scores(rows: Any) -> Seats4:
@@ -161,7 +187,7 @@ def _deal_from_dict(data: Mapping[str, Any]) -> DealEntry:
 
 
 def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
-    only_keys(data, {"kind", "seat", "contract", "note"}, "a redeal")
+    only_keys(data, {"kind", "seat", "contract", "note", "reason"}, "a redeal")
     kind = data["kind"]
     if kind not in ("redeal", "misdeal"):
         raise MalformedError.one(
@@ -176,7 +202,16 @@ def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
     if not isinstance(note, str):
         raise MalformedError.one("note_shape", "A note must be text.", rule="R8", field="note")
     parsed = None if contract is None else Contract.parse(contract)
-    return RedealEntry(kind, optional_seat(data, "seat"), parsed, note)
+    reason = data.get("reason")
+    if reason not in (None, "closed_suit"):
+        raise MalformedError.one(
+            "redeal_reason",
+            f'A redeal\'s “reason” must be "closed_suit" or absent, not {reason!r}.',
+            rule="R7",
+            field="reason",
+            value=repr(reason),
+        )
+    return RedealEntry(kind, optional_seat(data, "seat"), parsed, note, reason)
 
 
 def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:

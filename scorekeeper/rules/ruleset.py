@@ -19,105 +19,40 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError, ProblemList
+from scorekeeper.rules.ruleset_checks import check_coherence
+from scorekeeper.rules.switches import (
+    ClosedSuit,
+    Combination,
+    Dealer,
+    HeartLead,
+    KingdomOrder,
+    RevokeRule,
+    SelfCapture,
+    Starter,
+    Tiebreak,
+    TrixRevoke,
+    Values,
+)
 
-
-class SelfCapture(enum.Enum):
-    """What a doubled card costs the holder who takes it himself (R3, R4)."""
-
-    SINGLE = "single"
-    """Default: the plain value (−75 / −25), no bonus."""
-    DOUBLE = "double"
-    """House rule: the doubled value (−150 / −50); the deal is then not zero-sum."""
-
-
-class HeartLead(enum.Enum):
-    """When hearts may be led in King of Hearts (R3)."""
-
-    FREE = "free"
-    """Default: any time."""
-    ONLY_HEARTS = "only_hearts"
-    """No heart lead unless the leader holds only hearts."""
-    BROKEN = "broken"
-    """No heart lead until a heart was discarded on another suit, unless only hearts are held."""
-
-
-class Starter(enum.Enum):
-    """Who leads the first trick (R10) or plays first in Trix (R7)."""
-
-    KING = "king"
-    """Default: the king (dealer)."""
-    RIGHT_OF_KING = "right_of_king"
-    """The player on the king's right (eldest hand)."""
-
-
-class Combination(enum.Enum):
-    """Trex Complex (R9.6): several trick contracts in one deal."""
-
-    OFF = "off"
-    """Default: one contract per deal."""
-    ALL_FOUR = "all_four"
-    """Regional form: only all four trick contracts at once."""
-    ANY = "any"
-    """Any two or more of the four trick contracts."""
-
-
-class KingdomOrder(enum.Enum):
-    """Who is the next king (R2)."""
-
-    RIGHT = "right"
-    """Default: the next seat on the right."""
-    SEVEN_OF_HEARTS = "seven_of_hearts"
-    """Whoever is dealt the 7♥ on the kingdom's first deal (the next eligible if already king)."""
-    CUSTOM = "custom"
-    """An order agreed before the game (``king_order``)."""
-
-
-class RevokeRule(enum.Enum):
-    """The revoke penalty (R10)."""
-
-    REMAINING = "remaining"
-    """Default: the offender takes everything not yet taken at the revoke."""
-    WHOLE = "whole"
-    """The offender is charged the whole contract; the others score 0."""
-
-
-class TrixRevoke(enum.Enum):
-    """A Trix player who passed while holding a legal play (R10, R7)."""
-
-    FLAG = "flag"
-    """Default: the violation is reported; the table decides."""
-    LAST = "last"
-    """House rule: the offender finishes last."""
-
-
-class Tiebreak(enum.Enum):
-    """Ties for first place (R12)."""
-
-    TRIX_WINS = "trix_wins"
-    """Default: more Trix first places wins; still tied, an extra deal."""
-    EXTRA_DEAL = "extra_deal"
-    """An extra deal decides at once."""
-
-
-@dataclass(frozen=True)
-class Values:
-    """Point values of R9.7 (magnitudes for penalties; the Trix awards by place)."""
-
-    king: int = 75
-    queen: int = 25
-    diamond: int = 10
-    trick: int = 15
-    trix: tuple[int, int, int, int] = (200, 150, 100, 50)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "king": self.king,
-            "queen": self.queen,
-            "diamond": self.diamond,
-            "trick": self.trick,
-            "trix": list(self.trix),
-        }
+__all__ = [
+    "PRESETS",
+    "SOURCE_PRESETS",
+    "ClosedSuit",
+    "Combination",
+    "Dealer",
+    "HeartLead",
+    "KingdomOrder",
+    "Preset",
+    "RevokeRule",
+    "RuleSet",
+    "SelfCapture",
+    "Starter",
+    "Tiebreak",
+    "TrixRevoke",
+    "Values",
+]
 
 
 @dataclass(frozen=True)
@@ -142,6 +77,17 @@ class RuleSet:
     tiebreak: Tiebreak = Tiebreak.TRIX_WINS
     redeal_long_hearts: bool = False
     """R8 house rule (extension of API.md): a hand of 5+ hearts with the K♥ may ask for a redeal."""
+    dealer: Dealer = Dealer.KING
+    first_dealer: int | None = None
+    """Who deals the first deal, when ``dealer`` is not "king" (R2)."""
+    trix_closed_suit: ClosedSuit = ClosedSuit.PLAY_ON
+    team_kingdoms: bool = False
+    """R9.5 house rule (seed 003/004): with partnerships a kingdom belongs to a team."""
+    rounds: int = 1
+    """Team kingdoms: 1 (two kingdoms, 10 deals) or 2 ("twice round": four kingdoms)."""
+    contract_order: tuple[Contract, ...] | None = None
+    """R2 house rule "fixed contract order": the five contracts in the order every king plays
+    them; None (default) leaves the order to each king."""
 
     @classmethod
     def from_dict(cls, data: object) -> RuleSet:
@@ -158,7 +104,7 @@ class RuleSet:
             elif isinstance(value, Values):
                 value = value.to_dict()
             elif isinstance(value, tuple):
-                value = list(value)
+                value = [v.value if isinstance(v, enum.Enum) else v for v in value]
             out[f.name] = value
         return out
 
@@ -169,6 +115,15 @@ class RuleSet:
 
     def with_changes(self, **changes: Any) -> RuleSet:
         return replace(self, **changes)
+
+    @property
+    def kingdom_count(self) -> int:
+        """Kingdoms in a game: ``kingdoms``, or two per round under team kingdoms (R2, R9.5).
+
+        >>> RuleSet(partnership=True, team_kingdoms=True, rounds=2).kingdom_count
+        4
+        """
+        return 2 * self.rounds if self.team_kingdoms else self.kingdoms
 
     @property
     def sign(self) -> int:
@@ -184,6 +139,39 @@ PRESETS: dict[str, dict[str, Any]] = {
     "complex": {"combination": "any"},
 }
 """Named presets; each is a plain dict of differences from the defaults."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set a table can start from, and the source it comes from."""
+
+    rules: Mapping[str, Any]
+    """Differences from the default rule set, as in :data:`PRESETS`."""
+    source: str
+    """Where the table's rules are described (a seed of RULES.md and the rule numbers)."""
+
+
+SOURCE_PRESETS: dict[str, Preset] = {
+    "jordanian_complex": Preset(
+        {"combination": "all_four"},
+        "RULES.md R9.6, the regional form of Palestine and Jordan (seed 000/001): the four "
+        "trick contracts always at once, Trix apart; a kingdom is two deals.",
+    ),
+    "fixed_order": Preset(
+        {
+            "contract_order": ["trix", "queens", "king", "diamonds", "collections"],
+            "trix_closed_suit": "replay",
+        },
+        "Seed 000/001 (R2, R7): the contracts in the order Trix, Queens, King of Hearts, "
+        "Diamonds, Collections, and a Trix deal dealt again when a suit is closed early.",
+    ),
+    "team_kingdoms": Preset(
+        {"partnership": True, "team_kingdoms": True},
+        "Seed 003/004 (R9.5): the partner of the 7♥ holder shares his kingdom; two team "
+        "kingdoms of five deals.",
+    ),
+}
+"""Presets of the five sources' house rules (the page names them once it has their words)."""
 
 _E = TypeVar("_E", bound=enum.Enum)
 
@@ -291,6 +279,40 @@ def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int
     return None
 
 
+def _parse_contract_order(problems: ProblemList, raw: object) -> tuple[Contract, ...] | None:
+    if raw is None:
+        return None
+    names = [c.value for c in Contract]
+    if isinstance(raw, list) and len(raw) == 5 and sorted(map(str, raw)) == sorted(names):
+        return tuple(Contract(name) for name in raw)
+    allowed = ", ".join(f'"{name}"' for name in names)
+    problems.add(
+        "rules_contract_order",
+        f"“contract_order” must list the five contracts once each ({allowed}) in the agreed "
+        f"order, or be null; not {raw!r}.",
+        rule="R2",
+        field="rules.contract_order",
+        value=repr(raw),
+        allowed=allowed,
+    )
+    return None
+
+
+def _parse_first_dealer(problems: ProblemList, raw: object) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 3:
+        return raw
+    problems.add(
+        "rules_first_dealer",
+        f"“first_dealer” must be the seat 0–3 of the player who deals first, not {raw!r}.",
+        rule="R2",
+        field="rules.first_dealer",
+        value=repr(raw),
+    )
+    return None
+
+
 _ENUMS: dict[str, type[enum.Enum]] = {
     "doubled_self_capture": SelfCapture,
     "heart_lead": HeartLead,
@@ -301,8 +323,17 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "revoke": RevokeRule,
     "trix_revoke": TrixRevoke,
     "tiebreak": Tiebreak,
+    "dealer": Dealer,
+    "trix_closed_suit": ClosedSuit,
 }
-_BOOLS = ("doubling", "penalty_discard", "partnership", "inverted", "redeal_long_hearts")
+_BOOLS = (
+    "doubling",
+    "penalty_discard",
+    "partnership",
+    "inverted",
+    "redeal_long_hearts",
+    "team_kingdoms",
+)
 
 
 def _parse_ruleset(data: object) -> RuleSet:
@@ -333,6 +364,22 @@ def _parse_ruleset(data: object) -> RuleSet:
         parsed["values"] = _parse_values(problems, data["values"])
     if "king_order" in data:
         parsed["king_order"] = _parse_king_order(problems, data["king_order"])
+    if "rounds" in data:
+        if data["rounds"] in (1, 2) and _is_int(data["rounds"]):
+            parsed["rounds"] = data["rounds"]
+        else:
+            problems.add(
+                "rules_rounds",
+                f"“rounds” must be 1 (two team kingdoms) or 2 (twice round), not "
+                f"{data['rounds']!r}.",
+                rule="R9.5",
+                field="rules.rounds",
+                value=repr(data["rounds"]),
+            )
+    if "first_dealer" in data:
+        parsed["first_dealer"] = _parse_first_dealer(problems, data["first_dealer"])
+    if "contract_order" in data:
+        parsed["contract_order"] = _parse_contract_order(problems, data["contract_order"])
     if "kingdoms" in data:
         if data["kingdoms"] in (1, 4) and _is_int(data["kingdoms"]):
             parsed["kingdoms"] = data["kingdoms"]
@@ -346,26 +393,6 @@ def _parse_ruleset(data: object) -> RuleSet:
             )
     problems.raise_if_any(MalformedError)
     rules = RuleSet(**parsed)
-    _check_coherence(rules, problems)
+    check_coherence(rules, problems)
     problems.raise_if_any(MalformedError)
     return rules
-
-
-def _check_coherence(rules: RuleSet, problems: ProblemList) -> None:
-    custom = rules.kingdom_order is KingdomOrder.CUSTOM
-    if custom and rules.king_order is None:
-        problems.add(
-            "rules_king_order_missing",
-            "A custom kingdom order needs “king_order”: the "
-            "four seats in the order they will be king.",
-            rule="R2",
-            field="rules.king_order",
-        )
-    if not custom and rules.king_order is not None:
-        problems.add(
-            "rules_king_order_unused",
-            "“king_order” is only used with the custom "
-            'kingdom order; set “kingdom_order” to "custom" or remove it.',
-            rule="R2",
-            field="rules.king_order",
-        )

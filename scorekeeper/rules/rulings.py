@@ -196,8 +196,10 @@ def revoke_sentence(rules: RuleSet, first: Fault, led: int, names: Sequence[str]
     opening = f"{_who(first.seat, names, start=True)} revoked on trick {n} ({what}); "
     if rules.revoke is RevokeRule.REMAINING:
         return opening + f"under the standard penalty, {who} takes every trick from trick {n} on."
-    whole = f"under the house rule, {who} is charged the whole deal, as if {who} had taken all 13"
-    return opening + whole + " tricks."
+    return opening + (
+        f"under the house rule “whole”, the deal is scored as if {who} had taken all 13 tricks: "
+        f"{who} is charged the whole contract and a doubling bonus still goes to the card's holder."
+    )
 
 
 def clean_sentence(done: int) -> str:

@@ -147,10 +147,8 @@ def _score_card(rules: RuleSet, capture: Capture, value: int, scores: Scores) ->
     elif holder != capture.taker:
         scores[capture.taker] -= 2 * value
         scores[holder] += value
-    elif rules.doubled_self_capture is SelfCapture.DOUBLE:
-        scores[capture.taker] -= 2 * value
-    else:
-        scores[capture.taker] -= value
+    else:  # the holder took it himself: R3/R4's self-capture rule says how dear
+        scores[capture.taker] -= rules.doubled_self_capture.multiplier * value
 
 
 def _score_king(rules: RuleSet, captures: Captures, scores: Scores) -> None:
@@ -199,14 +197,15 @@ def _base_total(values: Values, contract: Contract) -> int:
 
 def _self_capture_extra(rules: RuleSet, chosen: set[Contract], captures: Captures) -> int:
     """What doubled cards taken by their own holders cost beyond the base totals."""
-    if not rules.doubling or rules.doubled_self_capture is not SelfCapture.DOUBLE:
+    times = rules.doubled_self_capture.multiplier - 1
+    if not rules.doubling or not times:
         return 0
     extra = 0
     kh = captures.king_of_hearts
     if Contract.KING in chosen and kh is not None and kh.doubled_by == kh.taker:
-        extra += rules.values.king
+        extra += times * rules.values.king
     if Contract.QUEENS in chosen and captures.queens is not None:
-        extra += sum(rules.values.queen for q in captures.queens if q.doubled_by == q.taker)
+        extra += sum(times * rules.values.queen for q in captures.queens if q.doubled_by == q.taker)
     return extra
 
 
@@ -215,14 +214,18 @@ def expected_total(
 ) -> int:
     """The deal total the rule set implies, computed apart from the per-seat scores (R11).
 
-    Under the "double" self-capture rule each doubled card taken by its own
-    holder costs its value once more; without ``captures`` none is assumed.
+    Under the "double" ("quadruple") self-capture rule each doubled card taken
+    by its own holder costs its value once (three times) more; without
+    ``captures`` none is assumed.
 
     >>> from .ruleset import RuleSet
     >>> rules = RuleSet(doubled_self_capture=SelfCapture.DOUBLE)
     >>> caps = Captures(king_of_hearts=Capture(taker=1, doubled_by=1))
     >>> expected_total(rules, [Contract.KING]), expected_total(rules, [Contract.KING], caps)
     (-75, -150)
+    >>> expected_total(rules.with_changes(doubled_self_capture=SelfCapture.QUADRUPLE),
+    ...                [Contract.KING], caps)
+    -300
     """
     chosen = set(contracts)
     total = sum(_base_total(rules.values, c) for c in chosen)
@@ -253,10 +256,11 @@ def zero_sum_report(rules: RuleSet) -> tuple[bool, list[str]]:
     """
     reasons: list[str] = []
     values = rules.values
+    cost = -rules.doubled_self_capture.multiplier * rules.sign
     if _self_capture_costs_more(rules):
         reasons.append(
             "A doubled K♥ or queen taken by its own holder costs "
-            f"{_num(-2 * rules.sign * values.king)} / {_num(-2 * rules.sign * values.queen)} "
+            f"{_num(cost * values.king)} / {_num(cost * values.queen)} "
             "with no bonus to anyone, so such a deal does not add up to its usual total."
         )
     total = kingdom_total(rules)
@@ -272,8 +276,8 @@ def zero_sum_report(rules: RuleSet) -> tuple[bool, list[str]]:
 
 def _self_capture_costs_more(rules: RuleSet) -> bool:
     values = rules.values
-    double = rules.doubled_self_capture is SelfCapture.DOUBLE
-    return rules.doubling and double and bool(values.king or values.queen)
+    dearer = rules.doubled_self_capture is not SelfCapture.SINGLE
+    return rules.doubling and dearer and bool(values.king or values.queen)
 
 
 def _num(n: int) -> str:

@@ -142,6 +142,8 @@ _LAST_PLAN: tuple[RuleSet | None, tuple[Contract, ...], Plan] = (None, (), Plan(
 def first_leader(plan: Plan, king: int) -> int:
     """Who leads trick 1: the king, or the seat on his right (R10).
 
+    ``king`` is whoever dealt: under R2's dealer house rules, the dealer.
+
     >>> from scorekeeper.rules.contracts import Contract
     >>> from scorekeeper.rules.ruleset import RuleSet, Starter
     >>> first_leader(plan_for(RuleSet(first_lead=Starter.RIGHT_OF_KING), (Contract.KING,)), 3)

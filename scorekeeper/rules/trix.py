@@ -31,7 +31,7 @@ from scorekeeper.rules.errors import (
     joined,
     part,
 )
-from scorekeeper.rules.ruleset import RuleSet, Starter, TrixRevoke
+from scorekeeper.rules.ruleset import ClosedSuit, RuleSet, Starter, TrixRevoke
 
 JACKS = sum(Card(s, Rank.JACK).bit for s in Suit)
 """The four Jacks: each opens its row (R7)."""
@@ -180,7 +180,10 @@ def play(layout: Layout, card_index: int) -> Layout:
 
 
 def first_player(rules: RuleSet, king: int) -> int:
-    """Who plays first in Trix (R7): the king, or under the house rule the seat on his right."""
+    """Who plays first in Trix (R7): the king, or under the house rule the seat on his right.
+
+    ``king`` is whoever dealt: under R2's dealer house rules, the dealer.
+    """
     return king if rules.trix_first is Starter.KING else (king + 1) % 4
 
 
@@ -225,10 +228,18 @@ class TrixReplay:
     hands: Hands4
     """Cards each seat still holds, as bit sets."""
     dealt: Hands4
+    void_turn: int | None = None
+    """Under "closed suit replays" (R7), the 1-based turn that completed a row while another
+    suit's Jack was still held: the deal is void there, and later plays are not read."""
 
     @property
     def legal(self) -> bool:
         return not self.violations
+
+    @property
+    def void(self) -> bool:
+        """The deal is void and is dealt again (R7's "closed suit replays"); nothing is scored."""
+        return self.void_turn is not None
 
 
 def replay_trix(
@@ -259,7 +270,7 @@ def replay_trix(
     who = list(names) if names else [f"seat {s}" for s in range(4)]
     first = first_player(rules, king)
     dealt = _dealt(first, plays, who) if hands is None else _check_hands(hands, who)
-    run = _Run(list(dealt), first, who)
+    run = _Run(list(dealt), first, who, rules.trix_closed_suit is ClosedSuit.REPLAY)
     run.replay(plays)
     return run.result(rules, dealt)
 
@@ -267,14 +278,19 @@ def replay_trix(
 class _Run:
     """Mutable replay state in bit sets: the hot loop builds no objects."""
 
-    def __init__(self, hands: list[int], seat: int, who: Names) -> None:
+    def __init__(self, hands: list[int], seat: int, who: Names, closing: bool = False) -> None:
         self.hands, self.seat, self.played, self.who = hands, seat, 0, who
         self.order: list[int] = []
         self.passes: list[tuple[int, int, int]] = []
+        self.closing = closing
+        """Whether completing a row before every Jack is laid voids the deal (R7)."""
+        self.void: tuple[int, int, Card] | None = None
+        """(turn, seat, card) of the play that voided the deal."""
 
     def replay(self, plays: Sequence[Card | None]) -> None:
         hands, seat, played, order = self.hands, self.seat, self.played, self.order
         bits, ended, open_ = _BITS, len(order) == 3, frontier(played)
+        closing = self.closing
         for turn, card in enumerate(plays):
             if ended:
                 raise _after_end(turn, order, self.who)
@@ -290,6 +306,9 @@ class _Run:
                 hands[seat] = hand
                 played |= bit
                 open_ = (JACKS | (played << 1 & _NOT_TWOS) | (played >> 1 & _NOT_ACES)) & ~played
+                if closing and _closes_early(played, card):
+                    self.void = (turn, seat, card)
+                    break
                 if not hand:
                     order.append(seat)
                     ended = len(order) == 3
@@ -300,6 +319,8 @@ class _Run:
 
     def result(self, rules: RuleSet, dealt: Hands4) -> TrixReplay:
         violations = tuple(_violation(t, seat, legal, self.who) for t, seat, legal in self.passes)
+        if self.void is not None:
+            return self._void_result(violations, dealt)
         complete, order = len(self.order) == 3, tuple(self.order)
         captures, ruled = Captures(), None
         if complete:
@@ -315,6 +336,30 @@ class _Run:
         return TrixReplay(
             violations, complete, order, captures, ruled, ruling, layout, to_play, hands, dealt
         )
+
+    def _void_result(self, violations: tuple[TrixViolation, ...], dealt: Hands4) -> TrixReplay:
+        assert self.void is not None
+        turn, seat, card = self.void
+        held = [c.pretty for c in cards_of(JACKS & ~self.played)]
+        verb = "was" if len(held) == 1 else "were"
+        ruling = (
+            f"{_cap(self.who[seat])} completed the {_SUIT_WORDS[card.suit]} row on turn "
+            f"{turn + 1} while {_and_list(held)} {verb} still in a hand, so under the house rule "
+            "“closed suit replays” (R7) the deal is void and is dealt again; nothing is scored."
+        )
+        layout, hands = Layout(self.played), _four(self.hands)
+        return TrixReplay(
+            violations, False, tuple(self.order), Captures(), None, ruling, layout, None, hands,
+            dealt, turn + 1,
+        )  # fmt: skip
+
+
+def _closes_early(played: int, card: Card) -> bool:
+    """Whether laying ``card`` completed its row while another suit's Jack is still held (R7)."""
+    if played & JACKS == JACKS or card.rank not in (Rank.TWO, Rank.ACE):
+        return False  # a row is completed by its 2 or its Ace, the Jack being its first card
+    row = SUIT_MASKS[card.suit]
+    return played & row == row
 
 
 def _four(seats: Sequence[int]) -> tuple[int, int, int, int]:

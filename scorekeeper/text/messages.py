@@ -165,6 +165,40 @@ _RULE_SETS: dict[str, Template] = {
         "“king_order” is only used with the custom kingdom order; "
         'set “kingdom_order” to "custom" or remove it.'
     ),
+    "rules_first_dealer": N_(
+        "“first_dealer” must be the seat 0–3 of the player who deals first, not %(value)s."
+    ),
+    "rules_first_dealer_missing": N_(
+        'The dealer rule "%(dealer)s" needs “first_dealer”: the seat of the player who deals '
+        "the first deal (R2)."
+    ),
+    "rules_first_dealer_unused": N_(
+        "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
+        '"first_any" or "rotates", or remove it (R2).'
+    ),
+    "rules_rounds": N_("“rounds” must be 1 (two team kingdoms) or 2 (twice round), not %(value)s."),
+    "rules_rounds.unused": N_(
+        "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or remove it."
+    ),
+    "rules_team_kingdoms.partnership": N_(
+        "Team kingdoms need partnerships: set “partnership” to true."
+    ),
+    "rules_team_kingdoms.order": N_(
+        "Under team kingdoms the kingdom passes to the other team, to the player on the king's "
+        'right; set “kingdom_order” to "right".'
+    ),
+    "rules_team_kingdoms.short": N_(
+        "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
+        "2: four); remove “kingdoms”."
+    ),
+    "rules_contract_order": N_(
+        "“contract_order” must list the five contracts once each (%(allowed)s) in the agreed "
+        "order, or be null; not %(value)s."
+    ),
+    "rules_contract_order_combination": N_(
+        "A fixed contract order plays the five contracts one by one (R2), so it cannot go with "
+        'combinations (R9.6); set “combination” to "off" or remove the order.'
+    ),
 }
 
 _CAPTURES: dict[str, Template] = {
@@ -370,6 +404,22 @@ _GAMES: dict[str, Template] = {
     "redeal_contract": N_(
         "A redeal can only be claimed in King of Hearts or Trix; %(king_name)s announced %(label)s."
     ),
+    "contract_not_all_four": N_(
+        "Under “all four at once” (R9.6) the four trick contracts are always played together "
+        "in one deal, then Trix: %(king_name)s cannot announce %(label)s alone."
+    ),
+    "contract_out_of_order": N_(
+        "The table plays the contracts in a fixed order (R2): %(order)s; %(king_name)s plays "
+        "%(label)s next, not %(given)s."
+    ),
+    "closed_suit_redeal": N_(
+        "A Trix deal is dealt again for a closed suit only under the house rule "
+        "“closed suit replays” (R7)."
+    ),
+    "closed_suit_redeal.trix": N_(
+        "A closed suit voids a Trix deal: record it as a redeal of Trix (R7)."
+    ),
+    "redeal_reason": N_('A redeal\'s “reason” must be "closed_suit" or absent, not %(value)s.'),
     "entry_shape": N_("A deal must be a JSON object."),
     "redeal_kind": N_('A redeal\'s “kind” must be "redeal" or "misdeal", not %(value)s.'),
     "redeal_kind.built": N_('A redeal\'s kind must be "redeal" or "misdeal", not %(value)s.'),
@@ -395,6 +445,10 @@ _REQUESTS: dict[str, Template] = {
     "hands_shape.seats": N_("“hands” must give the hands of seats 0, 1, 2 and 3."),
     "tricks_shape": N_(
         "“tricks” must be a list of tricks, each the cards in play order, leader first."
+    ),
+    "dealer_not_king": N_(
+        "Under these rules the king deals every deal (R2), so %(king_name)s dealt, "
+        "not %(dealer_name)s."
     ),
     "plays_shape": N_('“plays” must be a list of cards and "pass".'),
     "names_shape": N_("“names” must list the four players' names in seat order."),

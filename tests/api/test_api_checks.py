@@ -360,3 +360,68 @@ def test_card_played_twice_is_422(client: FlaskClient) -> None:
         record[0][0][0] in answer["errors"][0]["message"]
         or "twice" in answer["errors"][0]["message"]
     )
+
+
+# --- the new house rules through the API --------------------------------------------------
+
+
+def test_r2_check_play_dealer_counts_the_first_lead(client: FlaskClient) -> None:
+    rules = {"dealer": "rotates", "first_dealer": 3, "first_lead": "right_of_king"}
+    hands, tricks = random_deal(random.Random(11), RuleSet.from_dict(rules), [Contract.KING], 3)
+    request = {
+        "rules": rules,
+        "contracts": ["king"],
+        "king": 1,
+        "dealer": 3,
+        "hands": hands_body(hands),
+        "tricks": as_strings(tricks),
+    }
+    status, body = post(client, "play", request)
+    assert status == 200 and body["legal"] and body["void"] is False
+    assert tricks[0][0] in [c.index for c in ALL_CARDS if c.bit & hands[0]]  # Rana leads
+    status, body = post(client, "play", {**request, "rules": {}, "dealer": 2})
+    assert status == 422 and body["errors"][0]["code"] == "dealer_not_king"
+
+
+def test_r7_check_play_closed_suit_is_void(client: FlaskClient) -> None:
+    from tests.rules.test_trix import EARLY_HANDS, early_record
+
+    request = {
+        "rules": {"trix_closed_suit": "replay"},
+        "contracts": ["trix"],
+        "king": 0,
+        "hands": [[str(c) for c in hand] for hand in EARLY_HANDS],
+        "plays": ["pass" if p is None else str(p) for p in early_record()],
+    }
+    status, body = post(client, "play", request)
+    assert status == 200
+    assert (body["ok"], body["legal"], body["void"], body["scores"]) == (True, True, True, None)
+
+
+@pytest.mark.parametrize(
+    ("rules", "field"),
+    [
+        ({"doubled_self_capture": "triple"}, "rules.doubled_self_capture"),
+        ({"contract_order": ["trix"]}, "rules.contract_order"),
+        ({"dealer": "rotates"}, "rules.first_dealer"),
+        ({"team_kingdoms": True}, "rules.team_kingdoms"),
+        ({"trix_closed_suit": "yes"}, "rules.trix_closed_suit"),
+    ],
+)
+def test_new_house_rules_bad_values_are_422(
+    client: FlaskClient, rules: dict[str, Any], field: str
+) -> None:
+    request = {"rules": rules, "contracts": ["trix"], "captures": {"trix_order": [0, 1, 2, 3]}}
+    status, body = post(client, "deal", request)
+    assert status == 422 and body["errors"][0]["field"] == field
+
+
+def test_r3_quadruple_self_capture_via_api(client: FlaskClient) -> None:
+    request = {
+        "rules": {"doubled_self_capture": "quadruple"},
+        "contracts": ["king"],
+        "captures": {"king_of_hearts": {"taker": 1, "doubled_by": 1}},
+    }
+    status, body = post(client, "deal", request)
+    assert status == 200
+    assert (body["scores"], body["expected_total"]) == ([0, -300, 0, 0], -300)

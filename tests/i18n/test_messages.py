@@ -32,6 +32,7 @@ from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
 from scorekeeper.rules.ruleset import (
+    ClosedSuit,
     Combination,
     HeartLead,
     KingdomOrder,
@@ -426,7 +427,8 @@ def claim_cases() -> Iterator[Callable[[], object]]:
             claim_body(names, time_limit=61),
             claim_body(names, time_limit=True),
             claim_body(names, hearts_broken="yes"),
-            claim_body(names, dealer=1),
+            claim_body(names, dealt=1),
+            claim_body(names, dealer=7),
             claim_body(names, to_play=1),
             claim_body(names, current_trick=["4S", "5S", "6S", "7S"]),
             claim_body(names, hands={**SPADES, "1": ["AS", "2S"]}),
@@ -478,6 +480,17 @@ def rule_set_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
         {"kingdom_order": "custom"},
         {"king_order": [0, 1, 2, 3]},
         {"kingdoms": True},
+        {"contract_order": ["trix", "king"]},
+        {"dealer": "rotates"},
+        {"rounds": 3},
+        {"rounds": 2},
+        {"team_kingdoms": True, "kingdom_order": "seven_of_hearts", "kingdoms": 1},
+        {"first_dealer": 2},
+        {"dealer": "first_any", "first_dealer": 5},
+        {
+            "contract_order": ["trix", "king", "queens", "diamonds", "collections"],
+            "combination": "any",
+        },
     ]
     for data in bad:
         yield lambda d=data: RuleSet.from_dict(d)
@@ -620,6 +633,15 @@ def game_cases() -> Iterator[Callable[[], object]]:
     kingdom = finished_short_game(seven)
     yield lambda: kingdom.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
     yield lambda: kingdom.record(RedealEntry("redeal", 0, Contract.QUEENS))
+    ordered = Game.start(RuleSet(contract_order=(T, Q, K, D, C)), 0, NAMES)
+    yield lambda: ordered.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
+    yield lambda: ordered.record(RedealEntry("redeal", 0, K))
+    closing = Game.start(RuleSet(trix_closed_suit=ClosedSuit.REPLAY), 0, NAMES)
+    yield lambda: game.record(RedealEntry("redeal", contract=T, reason="closed_suit"))
+    yield lambda: closing.record(RedealEntry("misdeal", contract=T, reason="closed_suit"))
+    all_four = Game.start(RuleSet(combination=Combination.ALL_FOUR), 0, NAMES)
+    yield lambda: all_four.record(DealEntry((K,), Captures(king_of_hearts=Capture(0))))
+    yield lambda: all_four.record(RedealEntry("redeal", 0, K))
     for data in (
         3,
         {"kind": "x"},
@@ -627,6 +649,7 @@ def game_cases() -> Iterator[Callable[[], object]]:
         {"kind": "redeal", "seat": 9},
         {"kind": "redeal", "contract": "kings"},
         {"kind": "redeal", "foo": 1},
+        {"kind": "redeal", "reason": "jacks"},
         {"contracts": "trix", "captures": {}, "foo": 1},
         {"contracts": 5, "captures": {}},
         {"contracts": ["trix", 3], "captures": {}},
@@ -640,6 +663,9 @@ def request_cases() -> Iterator[Callable[[], object]]:
     yield lambda: check_deal({"contracts": ["king"], "king": 9, "captures": {}})
     yield lambda: check_deal({"contracts": ["king"], "captures": {}, "names": ["a"]})
     yield lambda: check_play({"contracts": ["king"], "king": "x", "tricks": []})
+    for names in (None, NAMES):
+        body = {"contracts": ["king"], "king": 0, "dealer": 2, "tricks": [], "names": names}
+        yield lambda b=body: check_play(b)
     yield lambda: check_redeal({"contract": "king", "hand": "KH"})
     yield lambda: parse_card_list("x", "hand")
     yield lambda: parse_hands({"0": [], "7": []})

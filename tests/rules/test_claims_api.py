@@ -281,7 +281,8 @@ BAD: list[tuple[str, dict[str, Any], type[RulesError], str, str]] = [
     ("not_doubleable", body(doubled=["KH"]), MalformedError, "doubled.0", "not_doubleable"),
     ("time_limit_high", body(time_limit=61), MalformedError, "time_limit", "bad_time_limit"),
     ("time_limit_zero", body(time_limit=0), MalformedError, "time_limit", "bad_time_limit"),
-    ("unknown_field", body(dealer=1), MalformedError, "dealer", "unknown_field"),
+    ("unknown_field", body(dealt=1), MalformedError, "dealt", "unknown_field"),
+    ("bad_dealer", body(dealer=7), MalformedError, "dealer", "bad_seat"),
     ("trix_field_in_tricks", body(to_play=1), MalformedError, "to_play", "unknown_field"),
     ("trick_field_in_trix", trix_body(leader=1), MalformedError, "leader", "unknown_field"),
     ("no_layout", trix_body(layout=...), MalformedError, "layout", "missing_field"),
@@ -362,3 +363,11 @@ def test_bad_bodies_are_refused_in_arabic_too(
         said = translate_problem(problem, arabic())
         assert said != problem.message
         assert any("\u0600" <= ch <= "\u06ff" for ch in said), said
+
+
+def test_r2_claim_accepts_the_dealer() -> None:
+    """The position says who leads or plays; the dealer (R2) is read and checked only."""
+    rules = {"dealer": "rotates", "first_dealer": 2}
+    plain = check_claim(body(rules=rules))
+    assert check_claim(body(rules=rules, dealer=2)) == plain
+    assert check_claim(trix_body(dealer=3))["holds"] == check_claim(trix_body())["holds"]

@@ -17,10 +17,13 @@ from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError, S
 from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
 from scorekeeper.rules.ruleset import (
+    ClosedSuit,
     Combination,
+    Dealer,
     KingdomOrder,
     RuleSet,
     SelfCapture,
+    Starter,
     Tiebreak,
     Values,
 )
@@ -376,6 +379,48 @@ def test_r9_6_all_four_gives_two_deals_per_kingdom() -> None:
     assert (game.deals_played, game.totals, game.winner) == (8, (40, 200, -40, -200), 1)
 
 
+ALL_FOUR = RuleSet(combination=Combination.ALL_FOUR)
+
+
+@pytest.mark.parametrize("contract", TRICK_CONTRACTS, ids=lambda c: c.value)
+def test_r9_6_all_four_refuses_a_single_trick_contract(contract: Contract) -> None:
+    game = replay([], ALL_FOUR)
+    entry = DealEntry((contract,), ALL_FOUR_CAPTURES)
+    err = error_of(game.record, entry)
+    assert isinstance(err, StateError) and err.status == 409
+    problem = err.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "contract_not_all_four",
+        "R9.6",
+        "contracts",
+    )
+    assert problem.message == (
+        "Under “all four at once” (R9.6) the four trick contracts are always played together "
+        f"in one deal, then Trix: Rana cannot announce {contract.label} alone."
+    )
+    assert not game.can(entry)
+
+
+def test_r9_6_all_four_offers_the_complex_and_trix() -> None:
+    game = replay([], ALL_FOUR)
+    assert game.available_choices == (TRICK_CONTRACTS, (T,))
+    assert game.to_dict()["available_choices"] == [
+        ["king", "queens", "diamonds", "collections"],
+        ["trix"],
+    ]
+    assert game.deals_total == 8
+    game = game.record(trix(0, 1, 2, 3))
+    assert game.available_choices == (TRICK_CONTRACTS,)
+    assert (game.deals_total, replay([], RuleSet()).available_choices[0]) == (8, (K,))
+
+
+def test_r9_6_all_four_no_king_of_hearts_redeal_claim() -> None:
+    game = replay([], ALL_FOUR)
+    err = error_of(game.record, RedealEntry("redeal", 1, K))
+    assert err.problems[0].code == "contract_not_all_four"
+    assert game.can(RedealEntry("redeal", 1, T)) and game.can(RedealEntry("misdeal", None, K))
+
+
 def test_r9_6_combination_leaves_fewer_contracts() -> None:
     rules = RuleSet(combination=Combination.ANY)
     combo = DealEntry(
@@ -621,6 +666,10 @@ VARIANTS = [
     RuleSet(kingdoms=1, tiebreak=Tiebreak.EXTRA_DEAL),
     RuleSet(doubling=False),
     RuleSet(doubled_self_capture=SelfCapture.DOUBLE),
+    RuleSet(doubled_self_capture=SelfCapture.QUADRUPLE),
+    RuleSet(partnership=True, team_kingdoms=True),
+    RuleSet(partnership=True, team_kingdoms=True, rounds=2, dealer=Dealer.ROTATES, first_dealer=1),
+    RuleSet(dealer=Dealer.FIRST_ANY, first_dealer=3, trix_closed_suit=ClosedSuit.REPLAY),
     # Only Trix first places score: ties for first are common, so extra deals get played.
     RuleSet(values=Values(king=0, queen=0, diamond=0, trick=0, trix=(1, 0, 0, 0))),
 ]
@@ -653,7 +702,7 @@ def random_captures(rnd: random.Random, rules: RuleSet) -> Captures:
 
 def random_groups(rnd: random.Random, rules: RuleSet) -> list[tuple[Contract, ...]]:
     """A king's five contracts in a random order, grouped into deals as the rules allow."""
-    if rules.combination is Combination.ALL_FOUR and rnd.random() < 0.5:
+    if rules.combination is Combination.ALL_FOUR:
         groups: list[tuple[Contract, ...]] = [TRICK_CONTRACTS, (T,)]
     elif rules.combination is Combination.ANY and rnd.random() < 0.7:
         tricks = list(TRICK_CONTRACTS)
@@ -702,14 +751,18 @@ def test_property_random_game_replays_like_recording(
     replayed = Game.replay(rules, first, NAMES, log)
     assert replayed == recorded
     assert replayed.to_dict() == recorded.to_dict()
-    assert len(replayed.kingdoms) == rules.kingdoms
+    assert len(replayed.kingdoms) == rules.kingdom_count
     for kingdom in replayed.kingdoms:  # R2: each contract exactly once per king
         assert sorted(c.value for d in kingdom.deals for c in d.contracts) == sorted(
             c.value for c in ALL_CONTRACTS
         )
-    if rules.kingdoms == 4:
+    if rules.kingdom_count == 4:
         assert sorted(k.king for k in replayed.kingdoms) == [0, 1, 2, 3]  # type: ignore[type-var]
     assert replayed.finished or len(replayed.extra_deals) == 10
+    if rules.dealer is Dealer.ROTATES and rules.first_dealer is not None:  # misdeals: same dealer
+        assert [d.dealer for d in replayed.deals] == [
+            (rules.first_dealer + d.n - 1) % 4 for d in replayed.deals
+        ]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -723,6 +776,325 @@ def test_property_zero_sum_rule_sets_sum_to_zero(
     assert sum(game.totals) == kingdom_sum + extra_sum
     assert all(k.zero_sum_ok for k in game.kingdoms)
     if game.zero_sum:  # R11: every kingdom adds up to 0 by design
-        assert [sum(k.totals) for k in game.kingdoms] == [0] * rules.kingdoms
+        assert [sum(k.totals) for k in game.kingdoms] == [0] * rules.kingdom_count
     if rules == RuleSet():
         assert game.zero_sum and kingdom_sum == 0
+
+
+# --- R2 house rule "fixed contract order" (seed 000/001) -----------------------------------
+
+FIXED = RuleSet(contract_order=(T, Q, K, D, C))
+IN_ORDER = [trix(2, 0, 3, 1), queens(0, 1, 1, 3), king(1, 3), diamonds(5, 4, 3, 1)]
+
+
+def test_r2_fixed_contract_order_offers_only_the_next() -> None:
+    game = replay([], FIXED)
+    assert (game.available_contracts, game.next_in_order) == ((T,), T)
+    assert game.available_choices == ((T,),)
+    game = replay(IN_ORDER, FIXED)
+    assert game.available_contracts == (C,)
+    assert game.to_dict()["available_contracts"] == ["collections"]
+
+
+def test_r2_fixed_contract_order_refuses_any_other() -> None:
+    game = replay(IN_ORDER[:1], FIXED)
+    err = error_of(game.record, king(1))
+    assert isinstance(err, StateError) and err.status == 409
+    problem = err.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "contract_out_of_order",
+        "R2",
+        "contracts",
+    )
+    assert problem.message == (
+        "The table plays the contracts in a fixed order (R2): Trix, Queens, King of Hearts, "
+        "Diamonds, Collections; Rana plays Queens next, not King of Hearts."
+    )
+    assert not game.can(diamonds(5, 4, 3, 1)) and game.can(IN_ORDER[1])
+
+
+def test_r2_fixed_contract_order_redeal_names_the_next_contract() -> None:
+    game = replay(IN_ORDER[:2], FIXED)  # King of Hearts is next
+    assert game.can(RedealEntry("redeal", 2, K))
+    err = error_of(game.record, RedealEntry("redeal", 2, T))
+    assert err.problems[0].code == "contract_already_played"
+    err = error_of(game.record, RedealEntry("misdeal", None, D))
+    assert (err.problems[0].code, err.problems[0].field) == ("contract_out_of_order", "contract")
+
+
+def test_r2_fixed_contract_order_whole_game() -> None:
+    kingdom = [*IN_ORDER, collections(3, 3, 3, 4)]
+    game = replay(kingdom * 4, FIXED)
+    assert game.finished and [k.king for k in game.kingdoms] == [0, 1, 2, 3]
+    for played in game.kingdoms:
+        assert [d.contracts for d in played.deals] == [(T,), (Q,), (K,), (D,), (C,)]
+    assert game.totals == replay(kingdom * 4).totals  # the order changes no score
+
+
+@st.composite
+def fixed_order_games(draw: st.DrawFn) -> tuple[RuleSet, Game, list[tuple[Contract, ...]]]:
+    order = tuple(draw(st.permutations(ALL_CONTRACTS)))
+    rules = RuleSet(contract_order=order, kingdoms=draw(st.sampled_from([1, 4])))
+    rnd = random.Random(draw(st.integers(0, 2**32)))
+    game = Game.start(rules, rnd.randrange(4), NAMES)
+    tried: list[tuple[Contract, ...]] = []
+    while game.in_kingdoms:
+        group = (rnd.choice(ALL_CONTRACTS),)
+        tried.append(group)
+        entry = next_entry(rnd, game, group)
+        if game.can(entry):
+            game = game.record(entry)
+    return rules, game, tried
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fixed_order_games())
+def test_property_fixed_order_every_legal_game_plays_the_five_in_order(
+    case: tuple[RuleSet, Game, list[tuple[Contract, ...]]],
+) -> None:
+    rules, game, _ = case
+    assert len(game.kingdoms) == rules.kingdoms
+    for kingdom in game.kingdoms:
+        assert tuple(d.contracts[0] for d in kingdom.deals) == rules.contract_order
+
+
+# --- R2 house rules on the dealer: "first deal by anyone", "dealer rotates" -----------------
+
+FIRST_ANY = RuleSet(dealer=Dealer.FIRST_ANY, first_dealer=3)
+ROTATES = RuleSet(dealer=Dealer.ROTATES, first_dealer=2)
+
+
+def test_r2_the_king_deals_by_default() -> None:
+    game = replay(GOLDEN[:6])
+    assert (game.current_dealer, game.current_king) == (1, 1)
+    assert "dealer" not in game.deals[0].to_dict() and game.deals[0].dealer is None
+    assert replay(GOLDEN).current_dealer is None
+
+
+def test_r2_first_deal_by_anyone_then_the_king_deals() -> None:
+    game = replay([], FIRST_ANY)
+    assert (game.current_dealer, game.current_king) == (3, 0)
+    game = game.record(RedealEntry("misdeal")).record(RedealEntry("redeal", 1, T))
+    assert game.current_dealer == 3  # still the very first deal
+    game = game.record(trix(0, 1, 2, 3))
+    assert (game.deals[0].dealer, game.current_dealer) == (3, 0)
+    assert game.deals[0].to_dict()["dealer"] == 3
+    game = replay(GOLDEN[:5], FIRST_ANY)
+    assert (game.current_dealer, game.current_king) == (1, 1)
+
+
+def test_r2_dealer_rotates_every_deal_whoever_is_king() -> None:
+    game = replay(GOLDEN[:7], ROTATES)
+    assert [d.dealer for d in game.deals] == [2, 3, 0, 1, 2, 3, 0]
+    assert [d.king for d in game.deals] == [0, 0, 0, 0, 0, 1, 1]
+    assert (game.current_dealer, game.to_dict()["current_dealer"]) == (1, 1)
+
+
+def test_r2_rotating_dealer_deals_again_after_a_misdeal_not_after_a_redeal() -> None:
+    game = replay([], ROTATES).record(RedealEntry("misdeal"))
+    assert game.current_dealer == 2  # the same dealer deals again (R8)
+    game = game.record(RedealEntry("redeal", 1, K))
+    assert (game.current_dealer, game.deals_dealt) == (3, 1)
+
+
+def test_r2_rotating_dealer_whole_game() -> None:
+    game = replay(GOLDEN, ROTATES)
+    assert game.finished and game.current_dealer is None
+    assert [d.dealer for d in game.deals] == [(2 + n) % 4 for n in range(20)]
+    assert game.totals == replay(GOLDEN).totals  # who deals changes no score
+
+
+def test_r2_dealer_rule_needs_a_first_dealer() -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"dealer": "rotates"})
+    assert info.value.problems[0].code == "rules_first_dealer_missing"
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"first_dealer": 1})
+    assert info.value.problems[0].code == "rules_first_dealer_unused"
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"dealer": "first_any", "first_dealer": 4})
+    assert info.value.problems[0].code == "rules_first_dealer"
+    rules = RuleSet.from_dict({"dealer": "rotates", "first_dealer": 2})
+    assert rules == ROTATES and rules.differences() == {"dealer": "rotates", "first_dealer": 2}
+
+
+# --- R7 house rule "closed suit replays": the void Trix deal is dealt again ----------------
+
+CLOSING = RuleSet(trix_closed_suit=ClosedSuit.REPLAY)
+CLOSED_SUIT = RedealEntry("redeal", contract=T, reason="closed_suit")
+
+
+def test_r7_closed_suit_redeal_does_not_use_up_trix() -> None:
+    game = replay([king(1)], CLOSING).record(CLOSED_SUIT)
+    assert T in game.available_contracts and game.kingdoms[0].redeals == (CLOSED_SUIT,)
+    assert game.deals_played == 1 and game.current_king == 0
+    game = game.record(trix(0, 1, 2, 3))
+    assert T not in game.available_contracts
+
+
+def test_r7_closed_suit_redeal_round_trips_and_old_entries_unchanged() -> None:
+    assert CLOSED_SUIT.to_dict()["reason"] == "closed_suit"
+    assert entry_from_dict(CLOSED_SUIT.to_dict()) == CLOSED_SUIT
+    assert "reason" not in RedealEntry("redeal", 1, K).to_dict()  # stored logs stay as they were
+    with pytest.raises(MalformedError):
+        entry_from_dict({"kind": "redeal", "reason": "jacks"})
+
+
+@pytest.mark.parametrize(
+    ("rules", "entry", "code"),
+    [
+        (RuleSet(), CLOSED_SUIT, "closed_suit_redeal"),
+        (CLOSING, RedealEntry("redeal", contract=K, reason="closed_suit"), "closed_suit_redeal"),
+        (CLOSING, RedealEntry("misdeal", reason="closed_suit"), "closed_suit_redeal"),
+    ],
+)
+def test_r7_closed_suit_redeal_refused(rules: RuleSet, entry: RedealEntry, code: str) -> None:
+    err = error_of(replay([], rules).record, entry)
+    assert (err.problems[0].code, err.problems[0].rule) == (code, "R7")
+
+
+def test_r7_closed_suit_redeal_after_trix_was_played() -> None:
+    err = error_of(replay([trix(0, 1, 2, 3)], CLOSING).record, CLOSED_SUIT)
+    assert isinstance(err, StateError) and err.problems[0].code == "contract_already_played"
+
+
+def test_r7_closed_suit_whole_game() -> None:
+    log: list[DealEntry | RedealEntry] = []
+    for kingdom in (KINGDOM_1, KINGDOM_2, KINGDOM_3, KINGDOM_4):
+        for entry in kingdom:
+            if T in entry.contracts:
+                log.append(CLOSED_SUIT)
+            log.append(entry)
+    game = replay(log, CLOSING)
+    assert game.finished and game.totals == replay(GOLDEN).totals
+    assert [len(k.redeals) for k in game.kingdoms] == [1, 1, 1, 1]
+    assert Game.replay(CLOSING, 0, NAMES, [entry_from_dict(e.to_dict()) for e in log]) == game
+
+
+# --- R9.5 house rule "team kingdoms" (seed 003/004) ----------------------------------------
+
+TEAMS = RuleSet(partnership=True, team_kingdoms=True)
+TWICE = TEAMS.with_changes(rounds=2)
+
+
+def test_r9_5_team_kingdoms_two_kingdoms_of_ten_deals() -> None:
+    game = replay([], TEAMS, first=1)
+    assert (game.kingdoms[0].team, game.deals_total) == ((1, 3), 10)
+    game = replay(KINGDOM_1, TEAMS, first=1)
+    assert (game.current_king, game.kingdoms[1].team) == (2, (0, 2))  # to the other team
+    game = replay(KINGDOM_1 + KINGDOM_2, TEAMS, first=1)
+    assert game.finished and game.deals_played == 10 and len(game.kingdoms) == 2
+    assert [k.king for k in game.kingdoms] == [1, 2]
+    assert game.team_totals == (125, -125)  # (155, -155) then (-30, 30)
+    assert [(s.team, s.total, s.rank) for s in game.standings] == [
+        ((0, 2), 125, 1),
+        ((1, 3), -125, 2),
+    ]
+    assert game.winning_team == (0, 2)
+    assert game.to_dict()["kingdoms"][0]["team"] == [1, 3]
+
+
+def test_r9_5_team_kingdoms_twice_round() -> None:
+    game = replay(GOLDEN, TWICE)
+    assert not game.in_kingdoms and game.deals_played == 20
+    assert game.needs_extra_deal and game.team_totals == (0, 0)  # the teams tie (R12)
+    assert [k.king for k in game.kingdoms] == [0, 1, 2, 3]
+    assert [k.team for k in game.kingdoms] == [(0, 2), (1, 3), (0, 2), (1, 3)]
+    assert game.totals == replay(GOLDEN).totals
+    assert replay(GOLDEN[:10], TWICE).current_king == 2
+
+
+def test_r9_5_each_player_has_his_own_kingdom_by_default() -> None:
+    game = replay(GOLDEN, PARTNERS)
+    assert [k.team for k in game.kingdoms] == [None] * 4
+    assert "team" not in game.to_dict()["kingdoms"][0]
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"team_kingdoms": True}, "rules_team_kingdoms"),
+        ({"partnership": True, "team_kingdoms": True, "kingdoms": 1}, "rules_team_kingdoms"),
+        (
+            {"partnership": True, "team_kingdoms": True, "kingdom_order": "seven_of_hearts"},
+            "rules_team_kingdoms",
+        ),
+        ({"partnership": True, "rounds": 2}, "rules_rounds"),
+        ({"partnership": True, "team_kingdoms": True, "rounds": 3}, "rules_rounds"),
+    ],
+)
+def test_r9_5_team_kingdoms_rule_set_checks(data: dict[str, object], code: str) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict(data)
+    assert [p.code for p in info.value.problems] == [code]
+
+
+def test_r9_5_team_kingdoms_parse() -> None:
+    data = {"partnership": True, "team_kingdoms": True, "rounds": 2}
+    assert RuleSet.from_dict(data) == TWICE and TWICE.differences() == data
+    assert (TEAMS.kingdom_count, TWICE.kingdom_count, RuleSet(kingdoms=1).kingdom_count) == (
+        2,
+        4,
+        1,
+    )
+
+
+# --- stored games from before the new house rules -----------------------------------------
+
+OLD_RULES = {  # a rule set as stored before contract_order, dealer, … existed
+    "doubling": True,
+    "doubled_self_capture": "single",
+    "heart_lead": "free",
+    "first_lead": "king",
+    "trix_first": "king",
+    "penalty_discard": False,
+    "partnership": False,
+    "combination": "off",
+    "values": {"king": 75, "queen": 25, "diamond": 10, "trick": 15, "trix": [200, 150, 100, 50]},
+    "inverted": False,
+    "kingdom_order": "right",
+    "king_order": None,
+    "kingdoms": 4,
+    "revoke": "remaining",
+    "trix_revoke": "flag",
+    "tiebreak": "trix_wins",
+    "redeal_long_hearts": False,
+}
+
+
+def test_stored_games_from_before_replay_to_the_same_scores() -> None:
+    log = [RedealEntry("redeal", 1, K).to_dict(), *(e.to_dict() for e in GOLDEN)]
+    assert "reason" not in log[0] and all("dealer" not in e for e in log)
+    rules = RuleSet.from_dict(json.loads(json.dumps(OLD_RULES)))
+    assert rules == RuleSet()
+    game = Game.replay(rules, 0, NAMES, [entry_from_dict(e) for e in log])
+    assert (game.totals, game.winner, game.current_dealer) == ((0, -120, 0, 120), 3, None)
+    assert all(d.dealer is None and "dealer" not in d.to_dict() for d in game.deals)
+    assert all("team" not in k.to_dict() for k in game.kingdoms)
+
+
+def test_r3_r4_quadruple_self_capture_whole_game() -> None:
+    rules = RuleSet(doubled_self_capture=SelfCapture.QUADRUPLE)
+    game = replay(GOLDEN, rules)
+    assert not game.zero_sum  # flagged when the game is created (R11)
+    # Kingdom 2: Rana doubled the Q♣ and took it himself: −100 instead of −25.
+    assert game.kingdoms[1].totals == (-5, 65, -100, -35)
+    assert game.totals == (-75, -120, 0, 120) and game.winner == 3
+    assert all(k.zero_sum_ok for k in game.kingdoms)  # only zero-sum rule sets are checked
+
+
+@pytest.mark.parametrize(
+    ("rules", "contracts", "seat"),
+    [
+        (RuleSet(), (K,), 0),
+        (RuleSet(first_lead=Starter.RIGHT_OF_KING), (K,), 1),
+        (RuleSet(trix_first=Starter.RIGHT_OF_KING), (T,), 1),
+        (ROTATES, (K,), 2),
+        (ROTATES.with_changes(first_lead=Starter.RIGHT_OF_KING), (K, Q), 3),
+        (FIRST_ANY.with_changes(trix_first=Starter.RIGHT_OF_KING), (T,), 0),
+    ],
+)
+def test_r2_r7_r10_first_to_play_counts_from_the_dealer(
+    rules: RuleSet, contracts: tuple[Contract, ...], seat: int
+) -> None:
+    assert replay([], rules).first_to_play(contracts) == seat

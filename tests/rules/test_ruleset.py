@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.ruleset import (
     PRESETS,
+    SOURCE_PRESETS,
     Combination,
     HeartLead,
     KingdomOrder,
@@ -41,6 +42,12 @@ API_DEFAULTS = {
     "trix_revoke": "flag",
     "tiebreak": "trix_wins",
     "redeal_long_hearts": False,
+    "dealer": "king",
+    "first_dealer": None,
+    "trix_closed_suit": "play_on",
+    "team_kingdoms": False,
+    "rounds": 1,
+    "contract_order": None,
 }
 
 
@@ -59,6 +66,7 @@ def test_r9_every_api_field_is_a_switch() -> None:
     [
         ({"doubling": False}, "doubling", False),
         ({"doubled_self_capture": "double"}, "doubled_self_capture", SelfCapture.DOUBLE),
+        ({"doubled_self_capture": "quadruple"}, "doubled_self_capture", SelfCapture.QUADRUPLE),
         ({"heart_lead": "only_hearts"}, "heart_lead", HeartLead.ONLY_HEARTS),
         ({"heart_lead": "broken"}, "heart_lead", HeartLead.BROKEN),
         ({"first_lead": "right_of_king"}, "first_lead", Starter.RIGHT_OF_KING),
@@ -248,3 +256,72 @@ def test_r9_rule_sets_round_trip(data: dict[str, Any]) -> None:
     rules = RuleSet.from_dict(data)
     assert RuleSet.from_dict(rules.to_dict()) == rules
     assert RuleSet.from_dict(rules.differences()) == rules
+
+
+NEW_SWITCHES = {
+    "contract_order": None,
+    "dealer": "king",
+    "first_dealer": None,
+    "trix_closed_suit": "play_on",
+    "team_kingdoms": False,
+    "rounds": 1,
+}
+
+
+@given(RULE_SETS)
+def test_r9_rule_sets_from_before_keep_the_new_switches_off(data: dict[str, Any]) -> None:
+    """A stored rule set of before this change parses as it did (the new switches off)."""
+    rules = RuleSet.from_dict(data)
+    assert set(rules.differences()) <= set(data)
+    assert {k: rules.to_dict()[k] for k in NEW_SWITCHES} == NEW_SWITCHES
+    assert rules.doubled_self_capture.multiplier in (1, 2)
+
+
+# --- R2 house rule "fixed contract order" (seed 000/001) -----------------------------------
+
+ORDER = ["trix", "queens", "king", "diamonds", "collections"]
+
+
+def test_r2_fixed_contract_order_parses_and_round_trips() -> None:
+    rules = RuleSet.from_dict({"contract_order": ORDER})
+    assert [c.value for c in rules.contract_order or ()] == ORDER
+    assert rules.to_dict()["contract_order"] == ORDER
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+    assert RuleSet.from_dict({"contract_order": None}).contract_order is None
+
+
+@pytest.mark.parametrize(
+    "raw", [["trix", "king"], [*ORDER[:4], "trix"], "trix", [*ORDER, "king"], [1, 2, 3, 4, 5]]
+)
+def test_r2_fixed_contract_order_must_list_the_five_once(raw: object) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"contract_order": raw})
+    problem = info.value.problems[0]
+    assert (problem.code, problem.rule, problem.field) == (
+        "rules_contract_order",
+        "R2",
+        "rules.contract_order",
+    )
+
+
+@pytest.mark.parametrize("combination", ["any", "all_four"])
+def test_r2_fixed_contract_order_refuses_combinations(combination: str) -> None:
+    with pytest.raises(MalformedError) as info:
+        RuleSet.from_dict({"contract_order": ORDER, "combination": combination})
+    assert info.value.problems[0].message == (
+        "A fixed contract order plays the five contracts one by one (R2), so it cannot go with "
+        'combinations (R9.6); set “combination” to "off" or remove the order.'
+    )
+
+
+@pytest.mark.parametrize("name", [*SOURCE_PRESETS])
+def test_r9_source_presets_are_valid_and_name_their_source(name: str) -> None:
+    preset = SOURCE_PRESETS[name]
+    rules = RuleSet.from_dict(dict(preset.rules))
+    assert rules.differences() == preset.rules
+    assert "seed" in preset.source.lower() and name not in PRESETS
+
+
+def test_r9_6_jordanian_complex_preset_is_all_four_at_once() -> None:
+    rules = RuleSet.from_dict(dict(SOURCE_PRESETS["jordanian_complex"].rules))
+    assert rules.combination is Combination.ALL_FOUR

@@ -394,3 +394,50 @@ def test_r11_a_kingdom_of_single_contracts_sums_to_zero(data: st.DataObject) -> 
     zero_sum, reasons = zero_sum_report(rules)
     assert zero_sum == (not reasons)
     assert all("Trix awards" not in r for r in reasons)
+
+
+# ---- R3, R4 house rule "quadruple" self-capture (seed 003/004) --------------------------------
+
+QUADRUPLE = RuleSet(doubled_self_capture=SelfCapture.QUADRUPLE)
+
+
+@pytest.mark.parametrize(
+    ("contracts", "captures", "scores", "total"),
+    [
+        pytest.param([K], Captures(king_of_hearts=Capture(1, 1)), (0, -300, 0, 0), -300,
+                     id="king_taken_by_holder"),
+        pytest.param([K], Captures(king_of_hearts=Capture(2, 1)), (0, 75, -150, 0), -75,
+                     id="king_taken_by_another"),
+        pytest.param([Q], Captures(queens=API_QUEENS), (-25, -75, 0, -75), -175,
+                     id="queen_taken_by_holder"),
+    ],
+)  # fmt: skip
+def test_r3_r4_quadruple_self_capture(
+    contracts: list[Contract], captures: Captures, scores: tuple[int, ...], total: int
+) -> None:
+    assert score_deal(QUADRUPLE, contracts, captures) == scores
+    assert expected_total(QUADRUPLE, contracts, captures) == total
+
+
+def test_r3_r4_quadruple_self_capture_in_all_four() -> None:
+    rules = QUADRUPLE.with_changes(combination=Combination.ALL_FOUR)
+    # COMPLEX: Q♥ doubled and taken by seat 1 costs −100 instead of −25.
+    assert score_deal(rules, list(TRICK_CONTRACTS), COMPLEX) == (-50, -325, -75, -125)
+    assert expected_total(rules, list(TRICK_CONTRACTS), COMPLEX) == -575
+
+
+def test_r11_quadruple_self_capture_is_flagged_not_zero_sum() -> None:
+    assert zero_sum_report(QUADRUPLE) == (
+        False,
+        [
+            "A doubled K♥ or queen taken by its own holder costs −300 / −100 with no bonus to "
+            "anyone, so such a deal does not add up to its usual total."
+        ],
+    )
+    assert zero_sum_report(QUADRUPLE.with_changes(doubling=False)) == (True, [])
+    assert kingdom_total(QUADRUPLE) == 0  # without self-captures the kingdom still adds up
+
+
+def test_r3_quadruple_without_doubling_scores_plainly() -> None:
+    rules = QUADRUPLE.with_changes(doubling=False)
+    assert score_deal(rules, [K], Captures(king_of_hearts=Capture(1))) == (0, -75, 0, 0)

@@ -33,6 +33,7 @@ from scorekeeper.rules.ruleset import (
     RuleSet,
     Starter,
 )
+from scorekeeper.rules.scoring import expected_total, score_deal
 from scorekeeper.rules.tricks import (
     TrickReplay,
     Violation,
@@ -336,9 +337,30 @@ def test_r10_revoke_whole_house_rule() -> None:
         tricks=(0, 13, 0, 0),
     )
     assert replay.ruling == (
-        "Sami revoked on trick 3 (played K♥ holding a spade); under the house rule, Sami is "
-        "charged the whole deal, as if Sami had taken all 13 tricks."
+        "Sami revoked on trick 3 (played K♥ holding a spade); under the house rule “whole”, the "
+        "deal is scored as if Sami had taken all 13 tricks: Sami is charged the whole contract "
+        "and a doubling bonus still goes to the card's holder."
     )
+
+
+# Sami revokes on trick 3 after Rana took tricks 1 and 2 (with the 5♦ and the 9♥); Rana
+# doubled the Q♠ and Lina the Q♥, Sami his own K♥.
+WHOLE_SCORES = [
+    pytest.param(K, ["KH"], (0, -75, 0, 0), id="king_of_hearts"),
+    pytest.param(Q, ["QS", "QH"], (25, -150, 0, 25), id="queens_bonus_to_holders"),
+    pytest.param(D, [], (0, -130, 0, 0), id="diamonds"),
+    pytest.param(C, [], (0, -195, 0, 0), id="collections"),
+]
+
+
+@pytest.mark.parametrize(("contract", "doubled", "scores"), WHOLE_SCORES)
+def test_r10_revoke_whole_scores_as_if_the_offender_took_all_13(
+    contract: Contract, doubled: list[str], scores: tuple[int, int, int, int]
+) -> None:
+    replay = replay_tricks(WHOLE, [contract], 0, REVOKE_T3, GOLDEN, cards(" ".join(doubled)))
+    assert replay.ruled is not None and replay.ruled.tricks == (0, 13, 0, 0)
+    assert score_deal(WHOLE, [contract], replay.ruled) == scores
+    assert sum(scores) == expected_total(WHOLE, [contract], replay.ruled)  # total unchanged
 
 
 def test_r10_only_the_first_violation_is_ruled() -> None:

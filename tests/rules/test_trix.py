@@ -13,7 +13,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, cards_of, hand_mask, parse_cards
 from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.errors import IllegalError, MalformedError
-from scorekeeper.rules.ruleset import RuleSet, Starter, TrixRevoke
+from scorekeeper.rules.ruleset import ClosedSuit, RuleSet, Starter, TrixRevoke
 from scorekeeper.rules.trix import (
     JACKS,
     Layout,
@@ -488,3 +488,68 @@ def test_r7_prefix_replay_matches_incremental_layout(seed: int, cut: int) -> Non
             layout = play(layout, card.index)
     assert done.layout == layout
     assert done.complete == (cut >= len(plays))
+
+
+# --- R7 house rule "closed suit replays" (seed 000/001) ---------------------------------------
+
+REPLAY = RuleSet(trix_closed_suit=ClosedSuit.REPLAY)
+# Seat 1 holds the hearts but not the J♥ (Lina does, and keeps it): Lina's club row is
+# complete on turn 48 while the J♥ is still in her hand; Rana's spade row would be next.
+EARLY_HANDS = [
+    suit_run("S"),
+    [*suit_run("H")[1:], Card.parse("JC")],
+    suit_run("D"),
+    [*suit_run("C")[1:], Card.parse("JH")],
+]
+CLUBS_AFTER_JC = cards("TC 9C 8C 7C 6C 5C 4C 3C 2C QC KC AC")
+
+
+def early_record() -> list[Card | None]:
+    plays: list[Card | None] = []
+    for rnd in range(12):
+        clubs = [Card.parse("JC")] if rnd == 0 else [None]
+        plays += [SUIT_HANDS[0][rnd], *clubs, SUIT_HANDS[2][rnd], CLUBS_AFTER_JC[rnd]]
+    return [*plays, SUIT_HANDS[0][12]]
+
+
+def test_r7_closed_suit_replays_voids_the_deal() -> None:
+    replay = replay_trix(REPLAY, 0, early_record(), EARLY_HANDS, ["Rana", "Sami", "Omar", "Lina"])
+    assert (replay.void, replay.void_turn, replay.legal, replay.ruled) == (True, 48, True, None)
+    assert replay.ruling == (
+        "Lina completed the club row on turn 48 while J♥ was still in a hand, so under the "
+        "house rule “closed suit replays” (R7) the deal is void and is dealt again; nothing is "
+        "scored."
+    )
+
+
+def test_r7_closed_suit_plays_on_by_default() -> None:
+    replay = replay_trix(RuleSet(), 0, early_record(), EARLY_HANDS)
+    assert (replay.void, replay.void_turn, replay.legal, replay.order) == (False, None, True, (0,))
+
+
+def test_r7_closed_suit_after_every_jack_is_no_void() -> None:
+    replay = replay_trix(REPLAY, 0, suit_record(0), SUIT_HANDS)
+    assert not replay.void and replay.complete and replay.ruled is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3))
+def test_property_closed_suit_void_exactly_when_a_row_closes_before_the_last_jack(
+    seed: int, king: int
+) -> None:
+    hands, plays = random_trix(random.Random(seed), RuleSet(), king)
+    replay = replay_trix(REPLAY, king, plays, hands)
+    laid = 0
+    for turn, card in enumerate(plays, 1):
+        if card is None:
+            continue
+        laid |= card.bit
+        rows_done = [
+            s
+            for s in Suit
+            if laid & hand_mask(suit_run("SHDC"[s])) == hand_mask(suit_run("SHDC"[s]))
+        ]
+        if rows_done and not all(laid & Card(s, Rank.JACK).bit for s in Suit):
+            assert replay.void_turn == turn
+            return
+    assert not replay.void and replay.order == replay_trix(RuleSet(), king, plays, hands).order

@@ -60,7 +60,7 @@ from scorekeeper.rules.wire import (
 __all__ = ["ClaimResult", "check_claim", "solve_claim", "solve_trix_claim"]
 
 JSON = dict[str, Any]
-_COMMON = {"rules", "contracts", "king", "hands", "claim", "time_limit", "names"}
+_COMMON = {"rules", "contracts", "king", "dealer", "hands", "claim", "time_limit", "names"}
 _TRICK_ONLY = {"doubled", "current_trick", "leader", "hearts_broken"}
 _TRIX_ONLY = {"layout", "to_play", "out"}
 
@@ -73,6 +73,8 @@ def check_claim(body: Mapping[str, Any]) -> JSON:
     _only_keys(body, _COMMON | (_TRIX_ONLY if trix else _TRICK_ONLY), trix)
     if body.get("king") is not None:
         parse_seat(body["king"], "king")
+    if body.get("dealer") is not None:  # the position gives who leads or plays: only checked
+        parse_seat(body["dealer"], "dealer")
     seat, min_score = _claim(required(body, "claim"))
     limit = _time_limit(body.get("time_limit"))
     names = parse_names(body.get("names"))

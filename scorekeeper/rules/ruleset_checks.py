@@ -1,0 +1,106 @@
+"""Switches that only make sense together (R2, R9.5, R9.6): a rule set's coherence.
+
+>>> from scorekeeper.rules.ruleset import RuleSet
+>>> problems = ProblemList()
+>>> check_coherence(RuleSet(team_kingdoms=True), problems)
+>>> [p.params["variant"] for p in problems.problems]
+['partnership']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scorekeeper.rules.errors import ProblemList
+from scorekeeper.rules.switches import Combination, Dealer, KingdomOrder
+
+if TYPE_CHECKING:
+    from scorekeeper.rules.ruleset import RuleSet
+
+
+def check_coherence(rules: RuleSet, problems: ProblemList) -> None:
+    custom = rules.kingdom_order is KingdomOrder.CUSTOM
+    if custom and rules.king_order is None:
+        problems.add(
+            "rules_king_order_missing",
+            "A custom kingdom order needs “king_order”: the "
+            "four seats in the order they will be king.",
+            rule="R2",
+            field="rules.king_order",
+        )
+    if rules.contract_order is not None and rules.combination is not Combination.OFF:
+        problems.add(
+            "rules_contract_order_combination",
+            "A fixed contract order plays the five contracts one by one (R2), so it cannot go "
+            'with combinations (R9.6); set “combination” to "off" or remove the order.',
+            rule="R2",
+            field="rules.contract_order",
+        )
+    _check_dealer(rules, problems)
+    _check_team_kingdoms(rules, problems)
+    if not custom and rules.king_order is not None:
+        problems.add(
+            "rules_king_order_unused",
+            "“king_order” is only used with the custom "
+            'kingdom order; set “kingdom_order” to "custom" or remove it.',
+            rule="R2",
+            field="rules.king_order",
+        )
+
+
+def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
+    if rules.dealer is not Dealer.KING and rules.first_dealer is None:
+        problems.add(
+            "rules_first_dealer_missing",
+            f'The dealer rule "{rules.dealer.value}" needs “first_dealer”: the seat of the '
+            "player who deals the first deal (R2).",
+            rule="R2",
+            field="rules.first_dealer",
+            dealer=rules.dealer.value,
+        )
+    if rules.dealer is Dealer.KING and rules.first_dealer is not None:
+        problems.add(
+            "rules_first_dealer_unused",
+            "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
+            '"first_any" or "rotates", or remove it (R2).',
+            rule="R2",
+            field="rules.first_dealer",
+        )
+
+
+def _check_team_kingdoms(rules: RuleSet, problems: ProblemList) -> None:
+    where = {"rule": "R9.5", "field": "rules.team_kingdoms"}
+    if not rules.team_kingdoms:
+        if rules.rounds != 1:
+            problems.add(
+                "rules_rounds",
+                "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or "
+                "remove it.",
+                rule="R9.5",
+                field="rules.rounds",
+                variant="unused",
+            )
+        return
+    if not rules.partnership:
+        problems.add(
+            "rules_team_kingdoms",
+            "Team kingdoms need partnerships: set “partnership” to true.",
+            variant="partnership",
+            **where,
+        )
+    if rules.kingdom_order is not KingdomOrder.RIGHT:
+        problems.add(
+            "rules_team_kingdoms",
+            "Under team kingdoms the kingdom passes to the other team, to the player on the "
+            'king\'s right; set “kingdom_order” to "right".',
+            variant="order",
+            **where,
+        )
+    if rules.kingdoms != 4:
+        problems.add(
+            "rules_team_kingdoms",
+            "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
+            "2: four); remove “kingdoms”.",
+            variant="short",
+            **where,
+        )
