@@ -40,8 +40,9 @@ from scorekeeper.web.sheets.content import DealLine, Sheet, build_sheet, plain  
 
 
 def _games_helper() -> Callable[..., object]:
-    """``play_game`` from tests/pdf/conftest.py: a whole valid game through the services."""
-    spec = importlib.util.spec_from_file_location("pdf_games", ROOT / "tests/pdf/conftest.py")
+    """``play_game`` from tests/web/sheets/conftest.py: a whole valid game through the services."""
+    conftest = ROOT / "tests/web/sheets/conftest.py"
+    spec = importlib.util.spec_from_file_location("pdf_games", conftest)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -7,30 +7,16 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, Page, sync_playwright
 from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-# Flags that keep Debian's Chromium quiet and offline in a sandbox-less root shell.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TEST_CONFIG = {
     "TESTING": True,
     "SQLALCHEMY_DATABASE_URI": "sqlite://",
@@ -118,27 +104,3 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium driven by Playwright (never `playwright install`)."""
-    if not CHROMIUM.exists():
-        skip_or_fail(f"{CHROMIUM} is not installed")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser page with a phone-sized viewport."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Page
 from sqlalchemy import text
 from werkzeug.test import TestResponse
 
@@ -186,10 +185,3 @@ def test_api_500_is_json_without_traceback(echo_app: Flask) -> None:
     message = _assert_api_error(response, 500)
     assert "secret" not in response.get_data(as_text=True)
     assert "nothing was saved" in message
-
-
-@pytest.mark.browser
-def test_index_renders_in_chromium(live_server: str, page: Page) -> None:
-    page.goto(live_server + "/")
-    assert page.title() == "scorekeeper"
-    assert page.locator("h1").inner_text() == "scorekeeper"

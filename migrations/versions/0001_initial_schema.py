@@ -4,7 +4,7 @@ Revision ID: 0001
 Revises:
 Create Date: 2026-05-01
 
-Hand-checked against scorekeeper/store/models.py (tests/web/test_models_migrations.py
+Hand-checked against scorekeeper/store/models.py (tests/store/test_models.py
 compares the two). Only JSON, strings, integers, booleans and timestamps:
 the same on SQLite and PostgreSQL.
 """

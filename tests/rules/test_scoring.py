@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
 from itertools import combinations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules import scoring, validation
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
 from scorekeeper.rules.contracts import ALL_CONTRACTS, TRICK_CONTRACTS, Contract
@@ -273,13 +271,6 @@ SELF_CAPTURE_REASON = (
 )  # fmt: skip
 def test_r11_zero_sum_report(rules: RuleSet, report: tuple[bool, list[str]]) -> None:
     assert zero_sum_report(rules) == report
-
-
-@pytest.mark.parametrize("module", [scoring, validation])
-def test_doctests(module: object) -> None:
-    failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
-    assert tried > 0
-    assert failures == 0
 
 
 # ---- Hypothesis properties -------------------------------------------------------------------

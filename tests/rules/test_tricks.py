@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 from typing import Any
 
@@ -10,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import deals, rulings, trickplay, tricks
+from scorekeeper.rules import trickplay
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import (
     ALL_CARDS,
@@ -87,11 +86,6 @@ REVOKE_T3 = [
 # Every seat holds one suit; seat 0 leads a spade and wins every trick.
 SUITS = [cards(" ".join(r + s for r in "AKQJT98765432")) for s in "SHDC"]
 SUITS_PLAY = [cards(f"{r}S {r}H {r}D {r}C") for r in "23456789TJQKA"]
-
-
-def test_doctests() -> None:
-    for module in (tricks, trickplay, rulings, deals):
-        assert doctest.testmod(module).failed == 0
 
 
 # --- Legality (R10, R3, R9.4) -------------------------------------------------------------

@@ -25,8 +25,8 @@ from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from tests.common import NAMES, C, D, K, Q, T
-from tests.pdf.conftest import deal_for
 from tests.server.serving import Client, Server
+from tests.web.sheets.conftest import deal_for
 
 Serve = Callable[..., Server]
 

@@ -186,12 +186,3 @@ def test_keys_with_long_texts_are_rendered_but_not_kept(app: Flask, length: int)
         cached("x" * length, caller=lambda: "<p>one</p>")
         kept = length <= 300
         assert (cache.hits, cache.misses) == ((1, 1) if kept else (0, 0))
-
-
-def test_the_lru_cache_examples_hold() -> None:
-    import doctest
-
-    from scorekeeper.store import cache as lru
-
-    failures, tried = doctest.testmod(lru)
-    assert tried and not failures

@@ -26,7 +26,7 @@ from scorekeeper.store import games as services
 from tests.common import NAMES, C, D, K, Q, T
 
 ARABIC_NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "pdf"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "pdf"
 
 
 TRIX_ORDERS = ((2, 0, 3, 1), (0, 1, 2, 3), (1, 3, 0, 2), (2, 3, 1, 0))

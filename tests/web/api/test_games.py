@@ -56,7 +56,7 @@ def errors(response: TestResponse) -> list[dict[str, Any]]:
 
 
 def kingdom(k: int) -> list[dict[str, Any]]:
-    """King ``k``'s five deals (the same game as tests/web/test_services.py)."""
+    """King ``k``'s five deals (the same game as tests/store/test_games.py)."""
     s = [(k + i) % 4 for i in range(4)]
     queens = {
         card: {"taker": taker, "doubled_by": None}

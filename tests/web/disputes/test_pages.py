@@ -885,15 +885,3 @@ def test_the_trix_picker_knows_what_can_be_laid(client: FlaskClient) -> None:
     assert all(c[0] == "J" for c in state["legal"])
     if state["legal"]:
         assert "Passing now breaks R7" in state["pass_note"]
-
-
-def test_dispute_modules_doctests_run(app: Flask) -> None:
-    import doctest
-
-    from scorekeeper.rules import timeline as dispute_timeline
-    from scorekeeper.web.disputes import input as dispute_input
-
-    with app.test_request_context():
-        for module in (dispute_input, dispute_timeline):
-            failures, _ = doctest.testmod(module)
-            assert failures == 0, module.__name__

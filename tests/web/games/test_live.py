@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -102,11 +101,6 @@ def test_change_sentences_name_the_deal(
 ) -> None:
     said = web_live.change_sentence(PLAYERS, Change(action, before, after))
     assert said.startswith(sentence)
-
-
-def test_live_docstring_examples_run() -> None:
-    failures, tried = doctest.testmod(web_live)
-    assert tried and not failures
 
 
 def test_game_page_carries_the_poller_and_a_refresh_link(client: FlaskClient) -> None:
