@@ -21,10 +21,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import IllegalError, StateError, joined, part
+from scorekeeper.rules.errors import IllegalError, StateError, join_words, joined, part
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import ClosedSuit, Combination, RuleSet
-from scorekeeper.rules.validation import join_words
 
 Contracts = tuple[Contract, ...]
 

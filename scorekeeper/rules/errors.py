@@ -37,7 +37,7 @@ web layer can say it in another language (``scorekeeper.text.messages``). The ru
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,3 +156,14 @@ class ProblemList:
 
     def __bool__(self) -> bool:
         return bool(self.problems)
+
+
+def join_words(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> join_words(["Rana"]), join_words(["Rana", "Sami", "Omar"])
+    ('Rana', 'Rana, Sami and Omar')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -40,6 +40,7 @@ from scorekeeper.rules.errors import (
     MalformedError,
     RulesError,
     StateError,
+    join_words,
     joined,
 )
 from scorekeeper.rules.game_end import Outcome, Standing, decide
@@ -57,7 +58,6 @@ from scorekeeper.rules.game_log import (
 )
 from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Starter
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
-from scorekeeper.rules.validation import join_words
 
 __all__ = ["DealEntry", "DealRecord", "Entry", "Game", "Kingdom", "RedealEntry", "Standing"]
 

@@ -29,7 +29,7 @@ from scorekeeper.rules.cards import (
     cards_of,
 )
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import joined, part
+from scorekeeper.rules.errors import join_words, joined, part
 from scorekeeper.rules.ruleset import RevokeRule, RuleSet
 from scorekeeper.rules.trickplay import (
     BROKEN_HEARTS,
@@ -81,7 +81,7 @@ def you_message(code: str, hand: int, trick: Sequence[int], plan: Plan) -> str:
         return "You may not lead a heart while you hold a card of another suit."
     if code == BROKEN_HEARTS:
         return "You may not lead a heart until a heart has been discarded on another suit."
-    held = _and_list(hand & plan.penalty)
+    held = _card_list(hand & plan.penalty)
     return f"You cannot follow suit, so you must discard a penalty card: you hold {held}."
 
 
@@ -102,9 +102,8 @@ def _count(mask: int, suit: int) -> str:
     return f"{n} {_SUIT_NAMES[suit]}{'s' if n != 1 else ''}"
 
 
-def _and_list(mask: int) -> str:
-    names = [card.pretty for card in cards_of(mask)]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _card_list(mask: int) -> str:
+    return join_words([card.pretty for card in cards_of(mask)])
 
 
 def trick_counts(winners: Sequence[int]) -> tuple[int, int, int, int]:
@@ -178,7 +177,7 @@ def violation_of(
         message = f"{who} led {card.pretty} on trick {n} while holding another suit, "
         message += "before any heart had been discarded on another suit."
     else:
-        held = _and_list(fault.hand & plan.penalty)
+        held = _card_list(fault.hand & plan.penalty)
         message = f"{who} discarded {card.pretty} on trick {n} while holding {held}; "
         message += "a player who cannot follow suit must discard a penalty card."
     return Violation(RULE_OF[fault.code], n, fault.seat, card, fault.code, message)

@@ -110,11 +110,11 @@ class IndexReplay(NamedTuple):
 def plan_for(rules: RuleSet, contracts: Sequence[Contract]) -> Plan:
     """The :class:`Plan` of a rule set and contracts (memoised; the replay loops call it often)."""
     key = tuple(contracts)
-    last = _LAST_PLAN
+    last = _LAST_PLAN.entry
     if last[0] is rules and last[1] == key:
         return last[2]
     plan = _make_plan(rules, key)
-    globals()["_LAST_PLAN"] = (rules, key, plan)  # one atomic swap: safe across threads
+    _LAST_PLAN.entry = (rules, key, plan)  # one attribute swap: atomic, safe across threads
     return plan
 
 
@@ -136,7 +136,21 @@ def _make_plan(rules: RuleSet, contracts: tuple[Contract, ...]) -> Plan:
     return Plan(lead_mode, penalty, offset, contracts)
 
 
-_LAST_PLAN: tuple[RuleSet | None, tuple[Contract, ...], Plan] = (None, (), Plan(0, 0, 0, ()))
+class _LastPlan:
+    """The last plan made. A replay asks for the same rules and contracts deal after deal,
+    and comparing by identity is cheaper than hashing a rule set for an LRU cache."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: tuple[RuleSet | None, tuple[Contract, ...], Plan] = (
+            None,
+            (),
+            Plan(0, 0, 0, ()),
+        )
+
+
+_LAST_PLAN = _LastPlan()
 
 
 def first_leader(plan: Plan, king: int) -> int:

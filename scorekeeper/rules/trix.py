@@ -28,6 +28,7 @@ from scorekeeper.rules.errors import (
     MalformedError,
     Problem,
     ProblemList,
+    join_words,
     joined,
     part,
 )
@@ -344,7 +345,7 @@ class _Run:
         verb = "was" if len(held) == 1 else "were"
         ruling = (
             f"{_cap(self.who[seat])} completed the {_SUIT_WORDS[card.suit]} row on turn "
-            f"{turn + 1} while {_and_list(held)} {verb} still in a hand, so under the house rule "
+            f"{turn + 1} while {join_words(held)} {verb} still in a hand, so under the house rule "
             "“closed suit replays” (R7) the deal is void and is dealt again; nothing is scored."
         )
         layout, hands = Layout(self.played), _four(self.hands)
@@ -389,17 +390,12 @@ def _ruling(
 
 
 def _listing(order: Sequence[int], who: Names) -> str:
-    return _and_list([who[s] for s in order])
-
-
-def _and_list(words: Sequence[str]) -> str:
-    """``a, b and c``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return join_words([who[s] for s in order])
 
 
 def _violation(turn: int, seat: int, legal: int, who: Names) -> TrixViolation:
     cards = tuple(cards_of(legal))
-    named = _and_list([c.pretty for c in cards])
+    named = join_words([c.pretty for c in cards])
     which = ("which", "either of which")[len(cards) - 1] if len(cards) < 3 else "any of which"
     message = f"{_cap(who[seat])} passed on turn {turn + 1} holding {named}, {which} he could play."
     return TrixViolation("R7", turn + 1, seat, None, "trix_pass_with_legal_play", message, cards)

@@ -20,10 +20,10 @@ from typing import Any
 from scorekeeper.rules.captures import SEATS, Capture, Captures, needed_fields
 from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import IllegalError, ProblemList, joined, part
+from scorekeeper.rules.errors import IllegalError, ProblemList, join_words, joined, part
 from scorekeeper.rules.ruleset import RuleSet
 
-__all__ = ["validate_captures", "seat_name", "seat_param", "join_words"]
+__all__ = ["validate_captures", "seat_name", "seat_param"]
 
 
 def seat_name(names: Sequence[str] | None, seat: int) -> str:
@@ -45,17 +45,6 @@ def seat_param(names: Sequence[str] | None, seat: int) -> str | dict[str, Any]:
     """
     name = seat_name(names, seat)
     return part("word.seat", seat=seat) if name == f"seat {seat}" else name
-
-
-def join_words(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``.
-
-    >>> join_words(["Rana"]), join_words(["Rana", "Sami", "Omar"])
-    ('Rana', 'Rana, Sami and Omar')
-    """
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def validate_captures(

@@ -29,7 +29,7 @@ from scorekeeper.store.backup_format import (
     revision_dict,
     timestamp,
 )
-from scorekeeper.store.game_store import fetch_game, fetch_log, load
+from scorekeeper.store.game_store import fetch_game, fetch_log, load_game
 from scorekeeper.store.snapshot import LoadedGame
 from scorekeeper.store.summary import summarize
 from scorekeeper.store.tokens import hash_token, new_edit_token, new_game_id
@@ -97,7 +97,7 @@ def import_game(data: object) -> tuple[LoadedGame, str]:
         session.flush()  # the game's row first: the log and revisions refer to it
         session.add_all(_log_rows(backup, game_id))
         session.add_all(_revision_rows(backup, game_id))
-    return load(game_id), token
+    return load_game(game_id), token
 
 
 def _game_row(backup: Backup, game_id: str, token: str) -> models.Game:

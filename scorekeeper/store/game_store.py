@@ -8,7 +8,7 @@ write bumps the version, refreshes the cached summary and keeps a
 
 Reads and writes start from the game's *head* (its version and edit-token
 hash, one small query). When that version was replayed before
-(:data:`REPLAYS`) nothing else is read; writes are then plain SQL
+(:func:`replays`) nothing else is read; writes are then plain SQL
 statements (insert, update, delete) with no ORM objects to build, so
 recording a deal costs a handful of statements and no replay.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from flask import has_request_context, request
+from flask import current_app, has_request_context, request
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
@@ -107,22 +107,28 @@ class ReplayCache(LRUCache[tuple[str, int], LoadedGame]):
         self.put((loaded.id, loaded.version), loaded)
 
 
-REPLAYS = ReplayCache()
+REPLAYS_KEY = "scorekeeper.replays"
 
 
-def load(game_id: str) -> LoadedGame:
+def replays() -> ReplayCache:
+    """This app's replayed games (in ``app.extensions``, like its other caches)."""
+    cache: ReplayCache = current_app.extensions.setdefault(REPLAYS_KEY, ReplayCache())
+    return cache
+
+
+def load_game(game_id: str) -> LoadedGame:
     """The game with this id, replayed from its log; :class:`GameNotFound`.
 
     One query (the game's head) when its current version was replayed
-    before (:data:`REPLAYS`); two more and a replay otherwise.
+    before (:func:`replays`); two more and a replay otherwise.
     """
     session = db.session()
     version, _hash = head(game_id)
-    cached = REPLAYS.state(game_id, version)
+    cached = replays().state(game_id, version)
     if cached is not None:
         return cached
     loaded = replay_stored(fetch_game(session, game_id, lock=False), fetch_log(session, game_id))
-    REPLAYS.keep(loaded)
+    replays().keep(loaded)
     return loaded
 
 
@@ -210,7 +216,7 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
     try:
         with write_transaction() as session:
             version = _lock(session, game_id)
-            loaded = REPLAYS.state(game_id, version) or replay_stored(
+            loaded = replays().state(game_id, version) or replay_stored(
                 fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
             )
             if expected is not None and expected != loaded.version:
@@ -219,12 +225,12 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
             result = change(session, locked)
         forget_head(game_id)
         for state in locked.written:  # committed: later reads need not replay
-            REPLAYS.keep(state)
+            replays().keep(state)
         return result
     except IntegrityError:
         # Only a writer bypassing the lock could get here; report it as a race.
         forget_head(game_id)
-        loaded = load(game_id)
+        loaded = load_game(game_id)
         raise StaleVersion(loaded, expected or loaded.version, race=True) from None
 
 

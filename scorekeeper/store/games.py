@@ -15,7 +15,6 @@ Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
@@ -34,14 +33,13 @@ from scorekeeper.store.game_store import (
     fetch_game,
     forget_head,
     head,
-    load,
+    load_game,
     remove_last,
     replace_entry,
     replay_edit,
     write,
 )
 from scorekeeper.store.input import clean_players
-from scorekeeper.store.input import parse_deal_body as _parse_deal_body
 from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
 from scorekeeper.store.summary import DealRevision, GameSummary, summarize, summary_of
 from scorekeeper.store.tokens import hash_matches, hash_token, new_edit_token, new_game_id
@@ -61,7 +59,6 @@ __all__ = [
     "game_exists",
     "list_games",
     "load_game",
-    "parse_deal_body",
     "recent_player_names",
     "record_deal",
     "record_redeal",
@@ -72,15 +69,6 @@ __all__ = [
 
 
 # --- reading -----------------------------------------------------------------------------
-
-
-def load_game(game_id: str) -> LoadedGame:
-    """The game with this id, replayed from its log; :class:`GameNotFound`.
-
-    One query when this version was replayed before, three otherwise
-    (:func:`scorekeeper.store.game_store.load`).
-    """
-    return load(game_id)
 
 
 def game_exists(game_id: str) -> bool:
@@ -166,14 +154,6 @@ def recent_player_names(limit: int = 12) -> list[str]:
             seen.add(name.casefold())
             names.append(name)
     return names
-
-
-def parse_deal_body(body: dict[str, Any], loaded: LoadedGame | None) -> DealEntry:
-    """The API body ``{"contracts", "captures", "king"?}`` as a :class:`DealEntry`.
-
-    Raises :class:`RulesError` on bad shape; legality is checked when recorded.
-    """
-    return _parse_deal_body(body, None if loaded is None else loaded.rules)
 
 
 # --- writing -----------------------------------------------------------------------------

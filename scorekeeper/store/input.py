@@ -142,14 +142,13 @@ def parse_new_game_body(body: Mapping[str, Any]) -> NewGame:
     return NewGame(players, _seat(first_king, "first_king", "The first king", "first_king"), rules)
 
 
-def parse_deal_body(body: Mapping[str, Any], rules: RuleSet | None = None) -> DealEntry:
+def parse_deal_body(body: Mapping[str, Any]) -> DealEntry:
     """``{"contracts": [...], "captures": {...}, "king": s?}`` to a :class:`DealEntry`.
 
-    Checks the shape (known contracts, seats, counts); the engine checks
-    the rest when the deal is recorded. ``rules`` is accepted for callers
-    that have them; the shape does not depend on them.
+    Checks the shape (known contracts, seats, counts); the engine checks the
+    rest, combinations (R9.6) included, when the deal is recorded with the
+    game's rules.
     """
-    del rules  # combinations (R9.6) are the engine's call, with the game's rules
     only_keys(body, {"contracts", "captures", "king"}, "a deal")
     contracts = parse_contract_names(body.get("contracts"))
     if body.get("captures") is None:

@@ -46,6 +46,7 @@ from scorekeeper.store.snapshot import (
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error
+from scorekeeper.web.fragments import ERROR_PAGE_KEY
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
 
@@ -256,6 +257,7 @@ Answer = tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]
 
 
 def _page(code: int, title: object, message: object) -> str:
+    request.environ[ERROR_PAGE_KEY] = True  # its address may be made up: keep none of it
     return render_template("layout/error.html", code=code, title=str(title), message=str(message))
 
 

@@ -56,14 +56,30 @@ def fragment_cache(app: App | None = None) -> FragmentCache:
     return cache
 
 
+UNCACHED = object()
+"""A key part that means "render this, but do not keep it"."""
+ERROR_PAGE_KEY = "scorekeeper.error_page"
+
+
+def this_address() -> object:
+    """This page's path and query as a key part, or :data:`UNCACHED` for an address anyone
+    can make up: a query string, an address no route knows, an error page (a game id that
+    does not exist). Only real pages are kept, so made-up addresses cannot evict them."""
+    if request.query_string or request.endpoint is None or request.environ.get(ERROR_PAGE_KEY):
+        return UNCACHED
+    return request.full_path
+
+
 def cached(*key: Any, caller: Callable[[], str]) -> Markup:
     """The ``call`` block's HTML for ``key`` in this request's language and digits.
 
     Lists in the key (the players' names) count by their content. A key with a
-    very long text in it (an odd address) is rendered but not kept.
+    very long text in it (an odd address), or :data:`UNCACHED`, is rendered but not kept.
     """
     parts: list[Any] = []
     for part in key:
+        if part is UNCACHED:
+            return Markup(caller())
         if isinstance(part, str):
             if len(part) > LONGEST_KEY_TEXT:
                 return Markup(caller())
@@ -103,4 +119,4 @@ def rule_texts() -> Any:
 
 def init_app(app: App) -> None:
     app.extensions[EXTENSION] = FragmentCache()
-    app.jinja_env.globals.update(cached=cached, rule_texts=rule_texts)
+    app.jinja_env.globals.update(cached=cached, rule_texts=rule_texts, this_address=this_address)

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
-from scorekeeper.rules.errors import IllegalError
+from scorekeeper.rules.errors import IllegalError, join_words
 from scorekeeper.rules.ruleset import Combination, RuleSet
-from scorekeeper.rules.validation import join_words, seat_name, validate_captures
+from scorekeeper.rules.validation import seat_name, validate_captures
 from tests.common import NAMES, C, D, K, Q, T
 
 NO_DOUBLING = RuleSet(doubling=False)

@@ -447,40 +447,6 @@ def test_recent_player_names_newest_first_without_repeats(db_app: Flask) -> None
     assert services.recent_player_names(limit=2) == ["Hala", "rana"]
 
 
-# --- parsing -------------------------------------------------------------------------------
-
-
-def test_parse_deal_body(db_app: Flask) -> None:
-    loaded, _ = new_game()
-    body = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 2}}, "king": 0}
-    assert services.parse_deal_body(body, loaded) == king(2, seat=0)
-    assert services.parse_deal_body(
-        {"contracts": "trix", "captures": {"trix_order": [0, 1, 2, 3]}}, None
-    ) == trix(0, 1, 2, 3)
-
-
-@pytest.mark.parametrize(
-    ("body", "field"),
-    [
-        ({"contracts": ["kings"], "captures": {}}, "contracts.0"),
-        ({"contracts": [], "captures": {}}, "contracts"),
-        ({"contracts": ["king"]}, "captures"),
-        (
-            {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 5}}},
-            "captures.king_of_hearts.taker",
-        ),
-        ({"contracts": ["king"], "captures": {}, "king": "0"}, "king"),
-        ({"contracts": ["king"], "captures": {}, "scores": [1, 2, 3, 4]}, "scores"),
-    ],
-)
-def test_parse_deal_body_refuses_bad_shapes(
-    db_app: Flask, body: dict[str, Any], field: str
-) -> None:
-    with pytest.raises(MalformedError) as caught:
-        services.parse_deal_body(body, None)
-    assert caught.value.problems[0].field == field
-
-
 # --- concurrency and speed -----------------------------------------------------------------
 
 

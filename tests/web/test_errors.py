@@ -16,7 +16,7 @@ from sqlalchemy import text, update
 from scorekeeper import extensions
 from scorekeeper.extensions import db
 from scorekeeper.store import models, transactions, write_gate
-from scorekeeper.store.game_store import REPLAYS
+from scorekeeper.store.game_store import replays
 from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
@@ -117,7 +117,7 @@ def test_a_log_the_engine_refuses_is_a_clear_409(app: Flask, client: FlaskClient
             client.post(f"{API}/games/{game_id}/deals", json=deal, headers=auth).status_code == 201
         )
     break_the_log(app, game_id)
-    REPLAYS.clear()  # as after an engine upgrade: a new process replays the stored log
+    replays().clear()  # as after an engine upgrade: a new process replays the stored log
     for response in (
         client.get(f"{API}/games/{game_id}"),
         client.post(f"{API}/games/{game_id}/deals", json=TRIX, headers=auth),

@@ -186,3 +186,18 @@ def test_keys_with_long_texts_are_rendered_but_not_kept(app: Flask, length: int)
         cached("x" * length, caller=lambda: "<p>one</p>")
         kept = length <= 300
         assert (cache.hits, cache.misses) == ((1, 1) if kept else (0, 0))
+
+
+def test_made_up_addresses_cannot_evict_the_kept_pieces(app: Flask, client: FlaskClient) -> None:
+    """Pieces are kept only for real pages: a query string, an unknown address or a game id
+    that does not exist is rendered afresh and kept nowhere."""
+    cache = fragment_cache(app)
+    client.get("/help")
+    kept = len(cache)
+    for n in range(30):
+        assert client.get(f"/help?x={n}").status_code == 200
+        assert client.get(f"/no-such-page-{n}").status_code == 404
+        assert client.get(f"/games/made-up-{n}").status_code == 404
+    assert len(cache) == kept
+    page = client.get("/help?x=1").get_data(as_text=True)
+    assert "next=/help?x%3D1" in page or "next=/help%3Fx%3D1" in page  # still this page's links

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.store import games as services
 from scorekeeper.store import live
-from scorekeeper.store.input import parse_new_game_body, parse_redeal_body
+from scorekeeper.store.input import parse_deal_body, parse_new_game_body, parse_redeal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import json_body
 
@@ -123,7 +123,7 @@ def record_deal(game_id: str) -> Response:
     """Record the next deal: 201 with the deal as scored and the new state."""
     _require_token(game_id)
     expected = _if_match(required=False)
-    entry = services.parse_deal_body(json_body(), None)
+    entry = parse_deal_body(json_body())
     loaded, n = services.record_deal(game_id, entry, expected, source=SOURCE)
     deal = loaded.game.deals[n - 1].to_dict()
     response = _with_etag({"deal": deal, "game": loaded.state()}, loaded, 201)
@@ -156,7 +156,7 @@ def edit_deal(game_id: str, n: int) -> Response:
     """Replace deal ``n`` (``If-Match`` required); later deals are re-validated."""
     _require_token(game_id)
     expected = _if_match(required=True)
-    entry = services.parse_deal_body(json_body(), None)
+    entry = parse_deal_body(json_body())
     loaded = services.edit_deal(game_id, n, entry, expected, source=SOURCE)
     deal = loaded.game.deals[n - 1].to_dict()
     return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)

@@ -32,11 +32,6 @@ SYMBOLS = {
 RED = frozenset({Contract.KING, Contract.DIAMONDS})
 
 
-def number(value: int | None) -> str:
-    """A score for people, with a real minus sign: ``−75``."""
-    return "" if value is None else str(value).replace("-", "−")
-
-
 @dataclass
 class DealRow:
     deal: DealRecord

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorekeeper.store import games as services
-from scorekeeper.store.game_store import REPLAYS
+from scorekeeper.store.game_store import replays
 from tests.sql import sql_statements
 from tests.web import pages
 from tests.web.pages import html, new_game
@@ -86,11 +86,11 @@ def test_game_page_weight_is_within_budget(client: FlaskClient) -> None:
 
 def test_game_page_queries_do_not_grow_with_the_deals(app: Flask, client: FlaskClient) -> None:
     game_id = new_game(client)
-    REPLAYS.clear()  # the cold path: the log is read and replayed
+    replays().clear()  # the cold path: the log is read and replayed
     with sql_statements(app) as empty:
         client.get(f"/games/{game_id}")
     play_full_game(client, game_id)
-    REPLAYS.clear()
+    replays().clear()
     with sql_statements(app) as full:
         client.get(f"/games/{game_id}")
     selects = [s for s in full if s.lstrip().upper().startswith("SELECT")]

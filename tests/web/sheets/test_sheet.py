@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.store import games as services
-from scorekeeper.store.game_store import REPLAYS
+from scorekeeper.store.game_store import replays
 from scorekeeper.web.sheets import engine as pdf_engine
 from scorekeeper.web.sheets import pdf
 from scorekeeper.web.sheets.content import number
@@ -239,7 +239,7 @@ def test_sheet_loads_the_game_once_with_a_constant_number_of_queries(
     get_sheet(client, short.id, "?paper=letter")  # first connection set-up, not counted
     counts = []
     for loaded in (short, long):
-        REPLAYS.clear()  # the cold path: the game's head, its row, then its log
+        replays().clear()  # the cold path: the game's head, its row, then its log
         with sql_statements(app) as statements:
             assert get_sheet(client, loaded.id).status_code == 200
         counts.append(len(statements))
