@@ -31,14 +31,15 @@ from scorekeeper.rules.errors import Problem
 from scorekeeper.rules.game import DealEntry, RedealEntry
 from scorekeeper.rules.game_log import RedealKind
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text.locale import current_locale, isolate
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label, describe_contracts, translate_problem
 
+NOTE_TOO_LONG = _l("A note can have at most %(max)s characters.", max=NOTE_MAX)
+
 SEATS = ("0", "1", "2", "3")
-NAME_MAX = 40
-NOTE_MAX = 200
 QUEEN_KEYS = ("qs", "qh", "qd", "qc")
 """Form field prefixes of Q♠ Q♥ Q♦ Q♣, in the engine's suit order."""
 TRIX_PLACE_MISSING = (
@@ -385,7 +386,12 @@ class RedealForm(ProblemsForm):
     contract = ChoiceField()
     note = StringField(
         filters=[strip],
-        validators=[Length(max=NOTE_MAX, message=_l("A note can have at most 200 characters."))],
+        validators=[
+            Length(
+                max=NOTE_MAX,
+                message=_l("A note can have at most %(max)s characters.", max=NOTE_MAX),
+            )
+        ],
     )
 
     def configure(self, names: Sequence[str], contracts: Sequence[Contract]) -> RedealForm:

@@ -22,6 +22,7 @@ from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.store import games as services
+from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text import disputes as text
 from scorekeeper.text.disputes import gettext
 from scorekeeper.web.blueprint import bp
@@ -43,7 +44,6 @@ from scorekeeper.web.disputes.input import CLAIM_SWITCHES, REDEAL_SWITCHES, Ente
 from scorekeeper.web.disputes.record import Desk
 from scorekeeper.web.disputes.routes import known_game_choices, standalone_desk
 from scorekeeper.web.errors import Refused, try_write
-from scorekeeper.web.forms import NOTE_MAX
 from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import can_edit, require_edit

@@ -15,9 +15,10 @@ from wtforms import FieldList, IntegerField, StringField
 from wtforms.validators import Length, NumberRange, Optional
 
 from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.store.input import NAME_MAX
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.forms import NAME_MAX, SEATS, ChoiceField, ProblemsForm, seat_or_none, strip
+from scorekeeper.web.forms import SEATS, ChoiceField, ProblemsForm, seat_or_none, strip
 
 SWITCHES: dict[str, tuple[str, ...]] = {
     # R9 house rules as form choices; "" (not listed) means "as the preset says".
@@ -41,6 +42,7 @@ SWITCHES: dict[str, tuple[str, ...]] = {
 COMMON_SWITCHES = ("doubling", "kingdoms", "partnership")
 BOOL_SWITCHES = ("doubling", "partnership", "penalty_discard", "inverted", "redeal_long_hearts")
 VALUE_NAMES = ("king", "queen", "diamond", "trick")
+NAME_TOO_LONG = _l("A name can have at most %(max)s characters.", max=NAME_MAX)
 POINTS_RANGE = _l("Enter a whole number from 0 to 10000.")
 VALUE_RANGE = _l("Enter a whole number from −10000 to 10000.")
 
@@ -148,7 +150,12 @@ class NewGameForm(RuleSwitches):
     players = FieldList(
         StringField(
             filters=[strip],
-            validators=[Length(max=NAME_MAX, message=_l("A name can have at most 40 characters."))],
+            validators=[
+                Length(
+                    max=NAME_MAX,
+                    message=_l("A name can have at most %(max)s characters.", max=NAME_MAX),
+                )
+            ],
         ),
         min_entries=4,
         max_entries=4,

@@ -24,6 +24,7 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BuildError
 
 from scorekeeper.store import games as services
+from scorekeeper.store.input import NAME_MAX
 from scorekeeper.text.locale import current_digits, current_locale, format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
@@ -35,7 +36,6 @@ bp = Blueprint("export", __name__)
 
 SHEET_FORMAT = "s2"
 """Bumped when the sheet's layout changes, so that old ETags stop matching."""
-MAX_NAME = 40
 NOT_FOUND = _l("There is no game at this address; check the link.")
 
 
@@ -132,7 +132,7 @@ def sheet(game_id: str) -> Response:
 
 
 def _blank_players() -> list[str]:
-    """The optional ``players`` list: up to four names of at most 40 characters; else a 400."""
+    """The optional ``players`` list: up to four names of NAME_MAX characters at most; else 400."""
     raw = request.args.get("players", "")
     if not raw.strip():
         return []
@@ -143,11 +143,11 @@ def _blank_players() -> list[str]:
         )
         abort(400, description=message)
     for name in names:
-        if len(name) > MAX_NAME:
+        if len(name) > NAME_MAX:
             message = _(
                 "“%(name)s…” is too long: a name has at most %(max)s characters.",
                 name=name[:20],
-                max=format_number(MAX_NAME),
+                max=format_number(NAME_MAX),
             )
             abort(400, description=message)
         if any(unicodedata.category(ch).startswith("C") for ch in name):
