@@ -8,7 +8,7 @@ times per request:
   check, a one-contract deal check);
 * ``check/play`` of a complete 13-trick deal with its four hands.
 
-Target (issue "rules engine"): check/play costs at most 2x the cheapest.
+Target: check/play costs at most 2x the cheapest.
 """
 
 from __future__ import annotations

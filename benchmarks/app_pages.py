@@ -1,4 +1,4 @@
-"""The pages' speed and weight (issue 3, "Speed and weight").
+"""The pages' speed and weight.
 
 Run: ``python benchmarks/app_pages.py [games] [runs]``. Through the Flask test
 client, on a temporary SQLite file (the app's default database, with its WAL

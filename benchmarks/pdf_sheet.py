@@ -17,7 +17,7 @@ warm-up render of each document, best of ``runs`` (interleaved):
   download of the process (one-time costs included), a later cache miss (as
   after the game changed) and a second download (served from the cache).
 
-Targets (issue "Printed score sheets"): the sheet renders in at most 1.5x the
+Targets: the sheet renders in at most 1.5x the
 bare table; a cached second download takes under 10 ms of server time.
 """
 

@@ -15,7 +15,7 @@ On PostgreSQL the services lock the game's row (``SELECT … FOR UPDATE``)
 as the first statement of a write; see :mod:`scorekeeper.store.games`. Every
 PostgreSQL session gets a ``lock_timeout`` as long as SQLite's busy timeout
 (5 s), so a writer stuck behind another never waits forever: it fails, and
-:mod:`scorekeeper.web.failures` answers 503 with ``Retry-After``.
+:mod:`scorekeeper.web.errors` answers 503 with ``Retry-After``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ for a lock that was free after 5. So writers first queue here:
 
 Then ``BEGIN IMMEDIATE`` finds the database free. Both waits give up after
 :data:`WAIT_SECONDS` (SQLite's busy timeout) with the same "database is
-locked" error, answered 503 by :mod:`scorekeeper.web.failures`. Other programs
+locked" error, answered 503 by :mod:`scorekeeper.web.errors`. Other programs
 opening the file do not know this gate; SQLite's own lock still protects
 the data from them. PostgreSQL and in-memory databases need no gate.
 """

@@ -1,4 +1,4 @@
-"""The engine's messages as translatable templates (issue 7, "Arabic first").
+"""The engine's messages as translatable templates.
 
 Every :class:`~scorekeeper.rules.errors.Problem` carries a ``code`` and the
 ``params`` its English sentence shows (the conventions are in
@@ -561,7 +561,7 @@ _CLAIMS: dict[str, Template] = {
 }
 
 _WEB: dict[str, Template] = {
-    # history.py, services.py: the web layer's own refusals
+    # store/game_store.py, store/games.py: the store's own refusals
     "edit_breaks_later_deal": N_("Changing deal %(n)d this way would break %(later)s: %(reason)s"),
     "nothing_to_undo": N_("There is nothing to undo: no deal has been recorded yet."),
 }

@@ -1,4 +1,4 @@
-"""The dispute desk on a phone (issue 5): a revoke found through the card picker.
+"""The dispute desk on a phone: a revoke found through the card picker.
 
 A phone (390×844, touch; see conftest.py) opens the card-by-card check of a
 game's deal, chooses Collections, taps three players' 13 cards (the fourth

@@ -1,4 +1,4 @@
-"""A whole 20-deal game entered on a phone, tap by tap, in Debian's Chromium (issue 3).
+"""A whole 20-deal game entered on a phone, tap by tap, in Debian's Chromium.
 
 The phone (390×844, touch; see conftest.py) starts a game on the new-game
 page, then enters every deal through the contract buttons and each

@@ -1,4 +1,4 @@
-"""The main pages in Arabic and English on a phone (issue 7), as screenshots.
+"""The main pages in Arabic and English on a phone, as screenshots.
 
 Debian's Chromium, 390×844 (conftest.py). Each page is shown in English, then
 in Arabic (chosen with the language menu, remembered by its cookie); the

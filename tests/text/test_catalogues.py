@@ -1,7 +1,7 @@
 """The translation catalogues: complete, up to date with the sources, placeholders intact.
 
 ``test_every_msgid_is_translated`` fails until the translators have filled in
-every ``msgstr`` of every language (issue 7: "a test fails on a missing one").
+every ``msgstr`` of every language ("a test fails on a missing one").
 The other tests hold at any time: the ``.pot`` is what ``scripts/extract_messages.sh``
 extracts from the sources now, every ``.po`` has every msgid, and a translation
 keeps the placeholders of its source text.
@@ -118,7 +118,7 @@ def test_translations_keep_the_placeholders(language: str) -> None:
 def test_every_msgid_is_translated(language: str) -> None:
     """Every text of the app has a translation in ``language``, none of them fuzzy.
 
-    Fails until the translators have filled in the catalogue (issue 7).
+    Fails until the translators have filled in the catalogue.
     """
     catalogue = po(language)
     missing = []

@@ -35,5 +35,5 @@ def post_deal(
 
 
 def html(response: TestResponse) -> str:
-    """The page, without the <bdi> that set players' names apart (issue 7): text as read."""
+    """The page, without the <bdi> that set players' names apart: text as read."""
     return re.sub(r"</?bdi[^>]*>", "", response.get_data(as_text=True))

@@ -1,4 +1,4 @@
-"""The dispute desk's redeal check (R8) and claim adjudication pages (issue 5).
+"""The dispute desk's redeal check (R8) and claim adjudication pages.
 
 Redeal check: ``/disputes/redeal`` and ``/games/<id>/redeal-check`` (a GET
 form); a granted redeal can be recorded on the game by a phone with edit

@@ -1,4 +1,4 @@
-"""The dispute desk's pages: its index and the card-by-card check of a deal (issue 5).
+"""The dispute desk's pages: its index and the card-by-card check of a deal.
 
 The check works on its own (``/disputes/play``), for the deal about to be
 entered in a game (``/games/<id>/check``) and for a recorded deal

@@ -1,4 +1,4 @@
-"""The dispute desk's pages (issue 5): card-by-card checks, redeal checks, claims.
+"""The dispute desk's pages: card-by-card checks, redeal checks, claims.
 
 Forms are sent as a phone without JavaScript sends them: the cards typed
 into text boxes (``KH 10D 2C``, one line per trick). Expected rulings and

@@ -1,4 +1,4 @@
-"""The score sheet in Arabic (issue 7): right to left, in an Arabic font, cached per language.
+"""The score sheet in Arabic: right to left, in an Arabic font, cached per language.
 
 ``test_the_arabic_sheet_names_the_contracts_as_players_say_them`` waits for the
 Arabic catalogue to be filled in; the others hold with an empty catalogue
