@@ -57,6 +57,8 @@ HEAD = select(models.Game.version, models.Game.edit_token_hash).where(
     models.Game.id == bindparam("game_id")
 )
 LOCK = select(models.Game.version).where(models.Game.id == bindparam("game_id")).with_for_update()
+ADD_GAME = insert(GAMES)
+ADD_SEATS = insert(models.Seat.__table__)
 ADD_ENTRY = insert(LOG)
 SET_ENTRY = (
     update(LOG)

@@ -26,6 +26,8 @@ from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import models
 from scorekeeper.store.game_store import (
+    ADD_GAME,
+    ADD_SEATS,
     Locked,
     Write,
     append,
@@ -164,20 +166,21 @@ def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[Lo
     names = clean_players(players)
     game = Game.start(rules, first_king, names)
     token, game_id, now = new_edit_token(), new_game_id(), models.utcnow()
+    row = {
+        "id": game_id,
+        "rules": rules.to_dict(),
+        "first_king": first_king,
+        "version": 1,
+        "edit_token_hash": hash_token(token),
+        "finished": game.finished,
+        "summary": summarize(game),
+        "created_at": now,
+        "updated_at": now,
+    }
+    seats = [{"game_id": game_id, "seat": s, "name": name} for s, name in enumerate(names)]
     with write_transaction() as session:
-        row = models.Game(
-            id=game_id,
-            rules=rules.to_dict(),
-            first_king=first_king,
-            version=1,
-            edit_token_hash=hash_token(token),
-            finished=game.finished,
-            summary=summarize(game),
-            seats=[models.Seat(seat=s, name=name) for s, name in enumerate(names)],
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(row)
+        session.connection().execute(ADD_GAME, row)
+        session.connection().execute(ADD_SEATS, seats)
     loaded = LoadedGame(game_id, 1, now, now, names, rules, first_king, game, [])
     return loaded, token
 
