@@ -62,7 +62,8 @@ def new_deal(game_id: str) -> Page:
         "Deal %(n)s recorded: %(contracts)s.", n=format_number(n), contracts=form.contract_text
     )
     flash(recorded, "success")
-    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))
+    # The top of the game page: what was recorded, whose turn it is, the next contracts.
+    return redirect(url_for("web.game", game_id=game_id))
 
 
 def _precheck(form: DealForm, loaded: services.LoadedGame) -> None:
@@ -177,4 +178,5 @@ def edit_deal(game_id: str, n: int) -> Page:
         contracts=form.contract_text,
     )
     flash(corrected, "success")
-    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))
+    # The top of the game page: what was recorded, whose turn it is, the next contracts.
+    return redirect(url_for("web.game", game_id=game_id))

@@ -268,7 +268,8 @@ def record_check(game_id: str) -> Page:
         return _play_page(fresh, entered, judgement, outcome.messages, outcome.status)
     _, n = outcome
     flash(gettext("Deal %(n)d recorded from the card-by-card check.", n=n), "success")
-    return redirect(url_for("web.game", game_id=game_id, _anchor=f"deal-{n}"))
+    # The top of the game page: what was recorded, whose turn it is, the next contracts.
+    return redirect(url_for("web.game", game_id=game_id))
 
 
 def posted() -> Entered:
