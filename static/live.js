@@ -167,8 +167,24 @@
     this.schedule(INTERVAL);
   };
 
+  // The screen stays on while a game is open: the phone lies on the table between
+  // deals. A wake lock is dropped whenever the page is hidden, so it is asked for
+  // again each time the page comes back; a refusal (low battery, no support) is
+  // of no consequence and is ignored.
+  function keepAwake() {
+    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
+    function ask() {
+      if (document.visibilityState !== "visible") return;
+      navigator.wakeLock.request("screen").catch(function () {});
+    }
+    document.addEventListener("visibilitychange", ask);
+    ask();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.querySelector("[data-live]");
-    if (box && window.fetch && window.DOMParser) new Live(box).start();
+    if (!box) return;
+    keepAwake();
+    if (window.fetch && window.DOMParser) new Live(box).start();
   });
 })();

@@ -150,3 +150,46 @@ def test_backup_downloaded_on_one_phone_is_restored_on_another(
     assert other.url != game_url and "/games/" in other.url
     expect(other.get_by_test_id("total-3").locator(".total-score")).to_have_text("−75")
     expect(other.get_by_test_id("choose-contract")).to_be_visible()  # this phone may edit
+
+
+WAKE_LOCK_STUB = """
+window.wakeLockRequests = 0;
+Object.defineProperty(navigator, "wakeLock", {value: {request: function (kind) {
+  window.wakeLockRequests += 1;
+  return kind === "screen" ? Promise.resolve({release: function () {}}) : Promise.reject();
+}}});
+"""
+
+
+def test_the_screen_stays_awake_on_a_game_page(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    """A wake lock is asked for when a game page opens, and again when it comes back into
+    view (the browser drops the lock whenever the page is hidden)."""
+    phone = contexts()
+    phone.add_init_script(WAKE_LOCK_STUB)
+    page = phone.new_page()
+    game_url = start_game(page, live_server)
+    page.goto(game_url)
+    page.wait_for_function("window.wakeLockRequests >= 1")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("window.wakeLockRequests >= 2")
+    page.goto(live_server + "/help")  # not a game: nothing asked
+    assert page.evaluate("window.wakeLockRequests") == 0
+
+
+def test_a_refused_wake_lock_changes_nothing(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    phone = contexts()
+    phone.add_init_script(
+        "Object.defineProperty(navigator, 'wakeLock', {value: {request: function () {"
+        " return Promise.reject(new Error('low battery')); }}});"
+    )
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_url = start_game(page, live_server)
+    page.goto(game_url)
+    expect(page.get_by_test_id("live")).to_have_attribute("data-live-started", "1")
+    assert errors == []
