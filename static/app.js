@@ -119,7 +119,30 @@
     });
   }
 
+  // Times are sent in UTC (readable without JavaScript); shown here in the phone's own
+  // time zone, in the page's language and digits.
+  function localTimes(root) {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var html = document.documentElement;
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(html.lang || undefined, {
+        dateStyle: "medium", timeStyle: "short",
+        numberingSystem: html.getAttribute("data-digits") === "arab" ? "arab" : "latn"
+      });
+    } catch (e) { return; }
+    all(root, "time[data-local-time]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = format.format(moment);
+      time.setAttribute("dir", "auto");
+      time.removeAttribute("data-local-time");
+    });
+  }
+  window.scorekeeperLocalTimes = localTimes;
+
   document.addEventListener("DOMContentLoaded", function () {
+    localTimes(document);
     all(document, "[data-counts]").forEach(setupCounts);
     all(document, "[data-trix]").forEach(setupTrix);
     all(document, "form[data-presets]").forEach(setupNewGame);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import abort, current_app
@@ -56,11 +56,14 @@ def contracts_filter(contracts: Any) -> str:
 
 
 @bp.app_template_filter("when")
-def when_filter(moment: datetime | None) -> str:
-    """A UTC timestamp, short and unambiguous: ``2025-05-01 21:07 UTC`` (kept left to right)."""
+def when_filter(moment: datetime | None) -> Markup:
+    """A moment as ``<time>``: ``2025-05-01 21:07 UTC`` (left to right), which
+    ``static/app.js`` turns into the phone's own time zone and the page's language."""
     if moment is None:
-        return ""
-    return ltr(localize_digits(moment.strftime("%Y-%m-%d %H:%M UTC")))
+        return Markup("")
+    utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    shown = ltr(localize_digits(utc.strftime("%Y-%m-%d %H:%M UTC")))
+    return Markup('<time datetime="{}" data-local-time>{}</time>').format(utc.isoformat(), shown)
 
 
 @bp.app_template_filter("names")
