@@ -90,12 +90,13 @@ def cached(*key: Any, caller: Callable[[], str]) -> Markup:
     return cache.get_or_render((where, *parts), caller)
 
 
-def _request_setting() -> tuple[FragmentCache, tuple[str, str, str]]:
+def _request_setting() -> tuple[FragmentCache, tuple[str, ...]]:
     """The app's cache and what every fragment of this request depends on (asked once)."""
     environ = request.environ
-    setting: tuple[FragmentCache, tuple[str, str, str]] | None = environ.get(SETTING_KEY)
+    setting: tuple[FragmentCache, tuple[str, ...]] | None = environ.get(SETTING_KEY)
     if setting is None:
-        where = (current_locale(), current_digits(), request.script_root)
+        theme = request.cookies.get("theme", "auto")  # the header's theme switch shows it
+        where = (current_locale(), current_digits(), request.script_root, theme)
         setting = environ[SETTING_KEY] = (fragment_cache(), where)
     return setting
 

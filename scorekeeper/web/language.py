@@ -1,4 +1,4 @@
-"""The language and digits switches, and what every page learns of them.
+"""The language, digits and theme switches, and what every page learns of them.
 
 ``/lang/<code>`` and ``/digits/<system>`` switch (a GET with a same-origin
 ``next``, or a POST with the CSRF token) and go back where the player was; an
@@ -39,6 +39,9 @@ from scorekeeper.text.locale import (
 )
 
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+THEME_COOKIE = "theme"
+THEMES = ("auto", "light", "dark")
+"""``auto`` follows the phone's setting (``prefers-color-scheme``); the others override it."""
 
 
 bp = Blueprint("i18n", __name__)
@@ -96,6 +99,9 @@ def template_context() -> dict[str, Any]:
         ],
         "digits": current_digits(),
         "digit_samples": DIGIT_SAMPLES,
+        "theme": current_theme(),
+        "themes": THEMES,
+        "theme_url": theme_url,
         "format_number": format_number,
         "language_url": language_url,
         "digits_url": digits_url,
@@ -160,6 +166,27 @@ def set_language(code: str) -> Response:
     if lang is None:
         abort(404)
     return _back(LANG_COOKIE, lang)
+
+
+def current_theme() -> str:
+    """The theme this browser chose (the ``theme`` cookie), ``auto`` if none."""
+    chosen = request.cookies.get(THEME_COOKIE, "auto") if has_request_context() else "auto"
+    return chosen if chosen in THEMES else "auto"
+
+
+def theme_url(theme: str) -> str:
+    """The switch to ``theme``, coming back to this page."""
+    from flask import url_for
+
+    return url_for("i18n.set_theme", theme=theme, next=_this_page())
+
+
+@bp.route("/theme/<theme>", methods=["GET", "POST"])
+def set_theme(theme: str) -> Response:
+    """Switch between light, dark and the phone's own setting (the ``theme`` cookie)."""
+    if theme not in THEMES:
+        abort(404)
+    return _back(THEME_COOKIE, theme)
 
 
 @bp.route("/digits/<system>", methods=["GET", "POST"])

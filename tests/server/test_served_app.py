@@ -213,6 +213,7 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "api_games.export_game": ("/api/v1/games/{id}/export", 200, "application/json"),
     "i18n.set_language": ("/lang/ar", 302, ""),
     "i18n.set_digits": ("/digits/arab", 302, ""),
+    "i18n.set_theme": ("/theme/dark", 302, ""),
     "static": ("/static/app.css", 200, "text/css"),
 }
 """One GET for each GET endpoint of the app (the game is finished: the next deal's check
