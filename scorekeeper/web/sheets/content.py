@@ -385,7 +385,7 @@ def build_sheet(loaded: LoadedGame) -> Sheet:
         date=localize_digits(loaded.created_at.strftime("%Y-%m-%d")),
         updated=localize_digits(loaded.updated_at.strftime("%Y-%m-%d %H:%M UTC")),
         first_king=loaded.first_king,
-        rules=tuple(describe_rules(loaded.rules)),
+        rules=tuple(describe_rules(loaded.rules, loaded.players)),
         zero_sum_reasons=tuple(zero_sum_reasons(loaded.rules)),
         sections=_sections(game, loaded.log),
         standings=_standings(game),
