@@ -196,3 +196,20 @@ def test_r9_6_all_four_offers_only_the_complex_and_trix(client: FlaskClient) -> 
     ]
     alone = post_deal(client, game_id, "king", DEALS["king"])
     assert alone.status_code == 409 and "alone" in html(alone)
+
+
+def test_help_explains_the_new_house_rules_and_presets(client: FlaskClient) -> None:
+    page = html(client.get("/help"))
+    for text in (
+        "Costs four times its value",
+        "Fixed: every king plays the five in the order agreed below.",
+        "An agreed player deals first; then the deal passes to the right every deal.",
+        "The deal is void and is dealt again; Trix is not used up.",
+        "On: partners share a kingdom; the kingdoms alternate between the teams.",
+        "Twice round: four kingdoms, 20 deals.",
+        "Jordanian Complex",
+        "Scored as if the offender had taken all 13 tricks",
+        "counted from the dealer",
+        "closed suit replays",
+    ):
+        assert text in page, text
