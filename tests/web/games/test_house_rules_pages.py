@@ -213,3 +213,11 @@ def test_help_explains_the_new_house_rules_and_presets(client: FlaskClient) -> N
         "closed suit replays",
     ):
         assert text in page, text
+
+
+def test_r2_deal_form_says_who_deals_and_leads(client: FlaskClient) -> None:
+    game_id = new_game(client, dealer="rotates", first_dealer="2", trix_first="right_of_king")
+    form = html(client.get(f"/games/{game_id}/deals/new?contracts=trix"))
+    assert "Omar deals; Lina leads; Rana is king." in form
+    post_deal(client, game_id, "trix", DEALS["trix"])
+    assert "Omar dealt; Rana was king." in html(client.get(f"/games/{game_id}/deals/1/edit"))
