@@ -21,6 +21,7 @@ from scorekeeper.rules.checks import check_play
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
 from tests.rules.test_trix import EARLY_HANDS, early_record
 from tests.web.pages import NAMES, html, new_game, post_deal
 
@@ -125,6 +126,11 @@ def test_r7_closed_suit_record_is_void_and_dealt_again(client: FlaskClient) -> N
         "Ruling: Lina laid A♣ on turn 48 and completed its row while J♥ was still in a hand, "
         "so under the house rule (R7) the deal is void and is dealt again; nothing is scored."
     )
+    void_form = page.split('data-testid="void-redeal-form"')[1].split("</form>")[0]
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', void_form))
+    assert client.post(f"/games/{game}/redeals", data=fields).status_code == 302
+    (redeal,) = services.load_game(game).game.kingdoms[0].redeals
+    assert redeal.reason == "closed_suit"
     plain = new_game(client)
     played_on = html(client.get(f"/games/{plain}/check", query_string=form))
     assert "Void" not in text_of(played_on, "verdict-headline")
