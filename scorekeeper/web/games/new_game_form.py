@@ -3,8 +3,11 @@
 Every R9 switch of :class:`~scorekeeper.rules.ruleset.RuleSet` is a select
 whose blank choice means "as the preset says", so the chosen preset applies
 on the server without JavaScript; with JavaScript, choosing a preset fills
-the switches in (``preset_switch_values()``). The engine validates the
-resulting rule set (``RuleSet.from_dict``) and the names (services).
+the switches in (``preset_switch_values()``). A few switches need more
+than one value: the agreed kings (``king_order``), the agreed contract order
+(``order``, R2) and the first dealer (``first_dealer``, R2). The engine
+validates the resulting rule set (``RuleSet.from_dict``) and the names
+(services).
 """
 
 from __future__ import annotations
@@ -113,7 +116,10 @@ class RuleSwitches(ProblemsForm):
         return ok and not self.all_errors
 
     def rules_dict(self) -> dict[str, Any]:
-        """The rule set as API.md's JSON (the engine validates it)."""
+        """The rule set as API.md's JSON (the engine validates it).
+
+        A fixed contract order with no order, here or in the preset, is put on the form.
+        """
         data: dict[str, Any] = dict(ALL_PRESETS.get(self.preset.data or "", {}))
         for name in SWITCHES:
             value = self._fields[name].data
