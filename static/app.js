@@ -98,6 +98,20 @@
   // New game: a preset fills in every switch; typed names label the seats.
   function setupNewGame(form) {
     var presets = JSON.parse(form.getAttribute("data-presets") || "{}");
+    // Team kingdoms only mean something with partners (R9.5): their controls show with them,
+    // and stay shown while they carry an error to fix.
+    function partnership() {
+      var select = form.querySelector("select[data-switch=partnership]");
+      if (select && select.value) return select.value === "on";
+      var preset = form.querySelector("input[name=preset]:checked");
+      return (presets[preset ? preset.value : "standard"] || {}).partnership === "on";
+    }
+    function showTeamRules() {
+      var on = partnership();
+      all(form, "[data-needs=partnership]").forEach(function (field) {
+        field.hidden = !on && !field.classList.contains("invalid");
+      });
+    }
     all(form, "input[name=preset]").forEach(function (radio) {
       radio.addEventListener("change", function () {
         var values = presets[radio.value] || {};
@@ -105,8 +119,12 @@
           var name = select.getAttribute("data-switch");
           if (name in values) select.value = values[name];
         });
+        showTeamRules();
       });
     });
+    var partners = form.querySelector("select[data-switch=partnership]");
+    if (partners) partners.addEventListener("change", showTeamRules);
+    showTeamRules();
     all(form, "input[name^=players-]").forEach(function (input) {
       function relabel() {
         all(form, '[data-name-of="' + input.name + '"]').forEach(function (label) {

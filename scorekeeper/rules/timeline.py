@@ -70,10 +70,13 @@ class Position:
 
 
 def trick_rows(
-    rules: RuleSet, contracts: Sequence[Contract], king: int, tricks: Sequence[Sequence[Card]]
+    rules: RuleSet, contracts: Sequence[Contract], dealer: int, tricks: Sequence[Sequence[Card]]
 ) -> list[TrickRow]:
-    """The record's tricks with their seats (the king or his right leads first, R10)."""
-    leader = first_leader(plan_for(rules, contracts), king)
+    """The record's tricks with their seats (the dealer or his right leads first, R10).
+
+    ``dealer`` is the king unless R2's dealer house rules say another player dealt.
+    """
+    leader = first_leader(plan_for(rules, contracts), dealer)
     rows: list[TrickRow] = []
     for number, cards in enumerate(tricks, start=1):
         plays = tuple(((leader + i) % 4, card) for i, card in enumerate(cards))
@@ -129,9 +132,12 @@ def held_before(rows: Sequence[TrickRow], dealt: Hands, trick: int, seat: int) -
 # --- Trix ------------------------------------------------------------------------------------
 
 
-def trix_turns(rules: RuleSet, king: int, plays: Sequence[Card | None]) -> list[TrixTurn]:
-    """Each turn of a Trix record with its seat; players out are skipped (R7)."""
-    seat, counts, turns = first_player(rules, king), [0, 0, 0, 0], []
+def trix_turns(rules: RuleSet, dealer: int, plays: Sequence[Card | None]) -> list[TrixTurn]:
+    """Each turn of a Trix record with its seat; players out are skipped (R7).
+
+    The first turn counts from ``dealer``: the king unless R2's dealer house rules say otherwise.
+    """
+    seat, counts, turns = first_player(rules, dealer), [0, 0, 0, 0], []
     for number, card in enumerate(plays, start=1):
         turns.append(TrixTurn(number, seat, card))
         if card is not None:
@@ -161,12 +167,15 @@ def dealt_from_trix(turns: Sequence[TrixTurn]) -> Hands:
 
 
 def trix_position(
-    rules: RuleSet, king: int, turns: Sequence[TrixTurn], dealt: Hands | None
+    rules: RuleSet, dealer: int, turns: Sequence[TrixTurn], dealt: Hands | None
 ) -> Position:
-    """After ``turns``: the layout, who is out, whose turn it is, what each still holds."""
+    """After ``turns``: the layout, who is out, whose turn it is, what each still holds.
+
+    Before the first turn it is the turn of the first player counted from ``dealer`` (R2, R7).
+    """
     held = None if dealt is None else list(dealt)
     counts = [0, 0, 0, 0]
-    position = Position(to_play=first_player(rules, king), held=held)
+    position = Position(to_play=first_player(rules, dealer), held=held)
     for turn in turns:
         if turn.card is not None:
             position.played |= turn.card.bit

@@ -116,8 +116,10 @@ def trick_ruling(rules: RuleSet, player: str | None, trick: int | None, done: in
             trick=trick,
         )
     return gettext(
-        "%(player)s revoked on trick %(trick)d; under the house rule (R10), %(player)s is "
-        "charged the whole deal, as if %(player)s had taken all 13 tricks.",
+        "%(player)s revoked on trick %(trick)d; under the house rule (R10), the deal is scored "
+        "as if %(player)s had taken all 13 tricks: %(player)s is charged the whole contract, "
+        "the others score nothing for captures, and a doubling bonus still goes to the card's "
+        "holder.",
         player=player,
         trick=trick,
     )
@@ -169,6 +171,24 @@ def trix_ruling(
         "stands (%(order)s) and the table decides.",
         order=listing,
         **values,
+    )
+
+
+def trix_void_ruling(player: str, card: Card, turn: int, jacks: int) -> str:
+    """Under "closed suit replays" (R7): the play that completed a row before every Jack was
+    laid voids the deal (``jacks``: the Jacks still in a hand)."""
+    return ngettext(
+        "%(player)s laid %(card)s on turn %(turn)d and completed its row while %(cards)s was "
+        "still in a hand, so under the house rule (R7) the deal is void and is dealt again; "
+        "nothing is scored.",
+        "%(player)s laid %(card)s on turn %(turn)d and completed its row while %(cards)s were "
+        "still in a hand, so under the house rule (R7) the deal is void and is dealt again; "
+        "nothing is scored.",
+        jacks.bit_count(),
+        player=player,
+        card=card.pretty,
+        turn=turn,
+        cards=pretty_cards(jacks),
     )
 
 

@@ -11,12 +11,14 @@ Outside a request, everything is English.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.ruleset import RuleSet, SelfCapture, Values
+from scorekeeper.rules.ruleset import Dealer, RuleSet, SelfCapture, Values
 from scorekeeper.rules.scoring import expected_total, kingdom_total
-from scorekeeper.text.locale import format_number
+from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.messages import N_
+from scorekeeper.text.messages import N_, contract_label
 
 SENTENCES: dict[tuple[str, object], str] = {
     ("doubling", False): N_("No doubling of the K♥ and queens (R3, R4)."),
@@ -44,7 +46,10 @@ SENTENCES: dict[tuple[str, object], str] = {
         "on his right who has not been king (R2)."
     ),
     ("kingdoms", 1): N_("Short game: one kingdom of five deals (R2, R9.9)."),
-    ("revoke", "whole"): N_("Revoke: the offender pays the whole contract, the others 0 (R10)."),
+    ("revoke", "whole"): N_(
+        "Revoke: the deal is scored as if the offender had taken all 13 tricks; a doubling "
+        "bonus still goes to the card's holder (R10)."
+    ),
     ("trix_revoke", "last"): N_(
         "A Trix player who passes holding a legal play finishes last (R10)."
     ),
@@ -53,6 +58,15 @@ SENTENCES: dict[tuple[str, object], str] = {
         "In King of Hearts, a hand of five or more hearts with the K♥ may also ask "
         "for a redeal (R8)."
     ),
+    ("trix_closed_suit", "replay"): N_(
+        "Closed suit replays: a Trix deal in which a suit is closed before every Jack is laid "
+        "is void and dealt again, and Trix is not used up (R7)."
+    ),
+    ("team_kingdoms", True): N_(
+        "Team kingdoms: partners share a kingdom, and the kingdoms alternate between the "
+        "teams; two kingdoms of five deals, or four when played twice round (R9.5)."
+    ),
+    ("rounds", 2): N_("Twice round: four team kingdoms, 20 deals (R9.5)."),
 }
 """One sentence per house rule value that differs from the default (API.md field values)."""
 
@@ -67,17 +81,59 @@ VALUE_WORDS = {
 
 
 def _self_capture_sentence(rules: RuleSet) -> list[str]:
-    if not rules.doubling or rules.doubled_self_capture is not SelfCapture.DOUBLE:
+    capture = rules.doubled_self_capture
+    if not rules.doubling or capture is SelfCapture.SINGLE:
         return []  # without doubling, the self-capture rule never applies
-    values = rules.values
-    king, queen = (format_number(-2 * rules.sign * v) for v in (values.king, values.queen))
-    sentence = _(
-        "A doubled K♥ or queen taken by its own holder costs double (%(king)s / %(queen)s) "
-        "(R3, R4).",
-        king=king,
-        queen=queen,
-    )
+    times = -capture.multiplier * rules.sign
+    king, queen = (format_number(times * v) for v in (rules.values.king, rules.values.queen))
+    if capture is SelfCapture.QUADRUPLE:
+        sentence = _(
+            "A doubled K♥ or queen taken by its own holder costs four times its value "
+            "(%(king)s / %(queen)s) (R3, R4).",
+            king=king,
+            queen=queen,
+        )
+    else:
+        sentence = _(
+            "A doubled K♥ or queen taken by its own holder costs double (%(king)s / %(queen)s) "
+            "(R3, R4).",
+            king=king,
+            queen=queen,
+        )
     return [sentence]
+
+
+def contract_list(contracts: Iterable[Contract]) -> str:
+    """Contracts listed in their order: ``Trix, Queens, King of Hearts, …``."""
+    return _(", ").join(contract_label(c) for c in contracts)
+
+
+def _contract_order_sentence(rules: RuleSet) -> str:
+    return _(
+        "Fixed contract order: every king plays %(contracts)s, in that order (R2).",
+        contracts=contract_list(rules.contract_order or ()),
+    )
+
+
+def _dealer_sentence(rules: RuleSet, names: Sequence[str] | None) -> str:
+    """Who deals (R2); the first lead and first Trix turn then count from the dealer."""
+    seat = rules.first_dealer or 0
+    name = (
+        isolate_name(names[seat])
+        if names
+        else _("Player %(number)s", number=format_number(seat + 1))
+    )
+    if rules.dealer is Dealer.ROTATES:
+        return _(
+            "%(name)s deals first, then the deal passes to the right every deal; the first lead "
+            "and the first turn in Trix count from the dealer (R2).",
+            name=name,
+        )
+    return _(
+        "%(name)s deals the first deal, then the king deals; the first lead and the first turn "
+        "in Trix count from the dealer (R2).",
+        name=name,
+    )
 
 
 def _values_sentences(values: Values) -> list[str]:
@@ -101,8 +157,10 @@ def _values_sentences(values: Values) -> list[str]:
     return out
 
 
-def describe_rules(rules: RuleSet) -> list[str]:
+def describe_rules(rules: RuleSet, names: Sequence[str] | None = None) -> list[str]:
     """Every house rule that differs from the default, one plain sentence each.
+
+    ``names`` are the players', for the rules that name a seat (the first dealer).
 
     >>> describe_rules(RuleSet())
     ['Standard rules.']
@@ -116,8 +174,12 @@ def describe_rules(rules: RuleSet) -> list[str]:
         elif key == "king_order":
             seats = _(", ").join(format_number(s) for s in value or ())
             out.append(_("Kings in an agreed order: seats %(seats)s (R2).", seats=seats))
-        elif key == "kingdom_order" and value == "custom":
-            continue  # said with king_order
+        elif key == "contract_order":
+            out.append(_contract_order_sentence(rules))
+        elif key == "dealer":
+            out.append(_dealer_sentence(rules, names))
+        elif (key, value) in (("kingdom_order", "custom"), ("first_dealer", value)):
+            continue  # said with king_order, and with dealer
         elif (key, value) in SENTENCES:
             out.append(_(SENTENCES[key, value]))
         else:
@@ -129,14 +191,14 @@ def zero_sum_reasons(rules: RuleSet) -> list[str]:
     """Why a kingdom under ``rules`` does not add up to 0, one sentence each (R11)."""
     reasons: list[str] = []
     values = rules.values
-    double = rules.doubled_self_capture is SelfCapture.DOUBLE
-    if rules.doubling and double and (values.king or values.queen):
+    times = rules.doubled_self_capture.multiplier
+    if rules.doubling and times > 1 and (values.king or values.queen):
         reasons.append(
             _(
                 "A doubled K♥ or queen taken by its own holder costs %(king)s / %(queen)s "
                 "with no bonus to anyone, so such a deal does not add up to its usual total.",
-                king=format_number(-2 * rules.sign * values.king),
-                queen=format_number(-2 * rules.sign * values.queen),
+                king=format_number(-times * rules.sign * values.king),
+                queen=format_number(-times * rules.sign * values.queen),
             )
         )
     total = kingdom_total(rules)

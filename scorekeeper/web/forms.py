@@ -30,7 +30,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import Problem
 from scorekeeper.rules.game import DealEntry, RedealEntry
 from scorekeeper.rules.game_log import RedealKind
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import ClosedSuit, RuleSet
 from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text.locale import current_locale, isolate
 from scorekeeper.text.locale import gettext as _
@@ -364,38 +364,54 @@ class RedealChoices(NamedTuple):
 
 
 REDEAL_KINDS = (("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal")))
+CLOSED_SUIT = (
+    "closed_suit",
+    _l("Trix dealt again: a suit was closed before every Jack was laid (R7)"),
+)
+"""Under R7's "closed suit replays": a Trix deal void and dealt again, recorded like a redeal."""
 
 
-def redeal_choices(names: Sequence[str], contracts: Sequence[Contract]) -> RedealChoices:
+def redeal_choices(
+    names: Sequence[str], contracts: Sequence[Contract], rules: RuleSet | None = None
+) -> RedealChoices:
     """The redeal form's choices for these players and the contracts still to play.
 
     The game page shows a blank redeal form from these alone (no form object).
+    A closed suit is offered while Trix is left, under its house rule (R7).
     """
+    kinds = list(REDEAL_KINDS)
+    if rules is not None and closed_suit_offered(rules, contracts):
+        kinds.append(CLOSED_SUIT)
     return RedealChoices(
-        kind=[(value, str(label)) for value, label in REDEAL_KINDS],
+        kind=[(value, str(label)) for value, label in kinds],
         seat=seat_choices(names, _("Nobody in particular")),
         contract=[("", _("Not announced yet"))] + [(c.value, contract_label(c)) for c in contracts],
     )
 
 
+def closed_suit_offered(rules: RuleSet, contracts: Sequence[Contract]) -> bool:
+    """Whether a Trix deal can be void for a closed suit now (R7's house rule, Trix left)."""
+    return rules.trix_closed_suit is ClosedSuit.REPLAY and Contract.TRIX in contracts
+
+
 class RedealForm(ProblemsForm):
-    """A redeal claimed under R8, or a misdeal; it uses up no contract."""
+    """A redeal claimed under R8, a misdeal, or a Trix deal void for a closed suit (R7).
+
+    None of them uses up a contract.
+    """
 
     kind = ChoiceField(choices=REDEAL_KINDS, default="redeal")
     seat = ChoiceField()
     contract = ChoiceField()
     note = StringField(
         filters=[strip],
-        validators=[
-            Length(
-                max=NOTE_MAX,
-                message=_l("A note can have at most %(max)s characters.", max=NOTE_MAX),
-            )
-        ],
+        validators=[Length(max=NOTE_MAX, message=NOTE_TOO_LONG)],
     )
 
-    def configure(self, names: Sequence[str], contracts: Sequence[Contract]) -> RedealForm:
-        choices = redeal_choices(names, contracts)
+    def configure(
+        self, names: Sequence[str], contracts: Sequence[Contract], rules: RuleSet | None = None
+    ) -> RedealForm:
+        choices = redeal_choices(names, contracts, rules)
         self.kind.choices, self.seat.choices, self.contract.choices = choices
         return self
 
@@ -403,7 +419,7 @@ class RedealForm(ProblemsForm):
         ok = super().validate(extra_validators)
         if self.seat.data not in (None, "", *SEATS):
             self.add_error("seat", _("Choose one of the four players, or nobody in particular."))
-        if self.kind.data not in ("redeal", "misdeal"):
+        if self.kind.data not in [value for value, _label in self.kind.choices]:
             self.add_error("kind", _("Choose “Redeal” or “Misdeal”."))
         values = [choice[0] for choice in self.contract.choices or []]
         if self.contract.data not in (None, *values):
@@ -413,9 +429,12 @@ class RedealForm(ProblemsForm):
         return ok and not self.all_errors
 
     def to_entry(self) -> RedealEntry:
+        seat, note = seat_or_none(self.seat.data), self.note.data or ""
+        if self.kind.data == "closed_suit":  # a void Trix deal: Trix is the contract (R7)
+            return RedealEntry("redeal", seat, Contract.TRIX, note, reason="closed_suit")
         kind: RedealKind = "misdeal" if self.kind.data == "misdeal" else "redeal"
         contract = Contract(self.contract.data) if self.contract.data else None
-        return RedealEntry(kind, seat_or_none(self.seat.data), contract, self.note.data or "")
+        return RedealEntry(kind, seat, contract, note)
 
     def field_for(self, path: str | None) -> str:
         return path if path in ("kind", "seat", "contract", "note") else ""

@@ -19,6 +19,7 @@ from scorekeeper.text.locale import (
 )
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import describe_contracts
+from scorekeeper.text.rule_words import contract_list
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.games.present import RED, SYMBOLS
 
@@ -53,6 +54,12 @@ def red_filter(contract: Contract) -> bool:
 def contracts_filter(contracts: Any) -> str:
     """Contracts (or their values) named for people, translated: ``King of Hearts + Queens``."""
     return describe_contracts(c if isinstance(c, Contract) else Contract(c) for c in contracts)
+
+
+@bp.app_template_filter("contract_list")
+def contract_list_filter(contracts: Any) -> str:
+    """Contracts listed in their order, translated: ``Trix, Queens, King of Hearts``."""
+    return contract_list(contracts)
 
 
 @bp.app_template_filter("when")

@@ -8,6 +8,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, DealRecord
+from scorekeeper.rules.ruleset import Dealer
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
@@ -107,6 +108,7 @@ def _render_deal(
         names=loaded.players,
         form=form,
         king=king,
+        dealer=_deal_dealer(loaded, n),
         n=n,
         next_deal=n or game.deals_played + 1,
         board=build_board(game, loaded.log),
@@ -120,6 +122,14 @@ def _deal_king(loaded: services.LoadedGame, n: int | None) -> int | None:
         return loaded.game.current_king
     deal = _deal_record(loaded, n)
     return deal.king if deal else None
+
+
+def _deal_dealer(loaded: services.LoadedGame, n: int | None) -> int | None:
+    """Who deals (or dealt) this deal when R2's dealer rules make him not the king; else None."""
+    if n is None:
+        return None if loaded.rules.dealer is Dealer.KING else loaded.game.current_dealer
+    deal = _deal_record(loaded, n)
+    return deal.dealer if deal else None
 
 
 def _deal_record(loaded: services.LoadedGame, n: int) -> DealRecord | None:

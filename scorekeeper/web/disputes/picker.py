@@ -35,14 +35,14 @@ from scorekeeper.web.disputes.record import PlayRecord
 def picker_state(record: PlayRecord) -> dict[str, Any]:
     """After the cards entered so far: whose turn, his cards, which are legal and why not."""
     if record.trix:
-        turns = trix_turns(record.rules, record.king, record.plays)
+        turns = trix_turns(record.rules, record.first_seat, record.plays)
         dealt = masks(record.hands) if record.hands else None
-        position = trix_position(record.rules, record.king, turns, dealt)
+        position = trix_position(record.rules, record.first_seat, turns, dealt)
         state = _trix_state(record, position)
     else:
-        rows = trick_rows(record.rules, record.contracts, record.king, record.tricks)
+        rows = trick_rows(record.rules, record.contracts, record.first_seat, record.tricks)
         dealt = masks(record.hands) if record.hands else None
-        first = first_leader(plan_for(record.rules, record.contracts), record.king)
+        first = first_leader(plan_for(record.rules, record.contracts), record.first_seat)
         position = trick_position(rows, first, dealt)
         state = _trick_state(record, position)
     state["verdict"] = _verdict_so_far(record, dealt is not None, position.to_play is None)

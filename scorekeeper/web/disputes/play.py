@@ -29,7 +29,7 @@ from scorekeeper.rules.timeline import (
 )
 from scorekeeper.rules.trickplay import MUST_DISCARD, MUST_FOLLOW, plan_for
 from scorekeeper.rules.tricks import replay_tricks
-from scorekeeper.rules.trix import replay_trix
+from scorekeeper.rules.trix import JACKS, replay_trix
 from scorekeeper.text import disputes as text
 from scorekeeper.text.disputes import gettext
 from scorekeeper.web.disputes.record import PlayRecord
@@ -80,6 +80,11 @@ class Judgement:
         return self.scores is not None
 
     @property
+    def void(self) -> bool:
+        """A Trix deal void for a closed suit (R7's house rule): dealt again, nothing scored."""
+        return bool(self.answer.get("void"))
+
+    @property
     def first(self) -> ViolationView | None:
         return self.violations[0] if self.violations else None
 
@@ -101,6 +106,10 @@ class Judgement:
                 "Not legal: %(player)s revoked on trick %(trick)d.",
                 player=first.player,
                 trick=first.number,
+            )
+        if self.void:
+            return gettext(
+                "Void: a suit was closed before every Jack was laid (R7); the deal is dealt again."
             )
         if self.complete:
             return gettext("Legal: no rule was broken.")
@@ -133,7 +142,7 @@ def judge(record: PlayRecord) -> Judgement:
 
 def _judge_tricks(record: PlayRecord, answer: dict[str, Any]) -> Judgement:
     rules = record.rules
-    rows = trick_rows(rules, record.contracts, record.king, record.tricks)
+    rows = trick_rows(rules, record.contracts, record.first_seat, record.tricks)
     dealt = masks(record.hands) if record.hands else dealt_from_tricks(rows)
     views = [_trick_violation(record, rows, dealt, v) for v in answer["violations"]]
     first = views[0] if views else None
@@ -142,7 +151,7 @@ def _judge_tricks(record: PlayRecord, answer: dict[str, Any]) -> Judgement:
         rules, first.player if first else None, first.number if first else None, done
     )
     replay = replay_tricks(
-        rules, record.contracts, record.king, record.tricks, record.hands, record.doubled
+        rules, record.contracts, record.first_seat, record.tricks, record.hands, record.doubled
     )
     captures = Captures.from_dict(answer["captures"])
     return Judgement(record, answer, views, ruling, captures, replay.ruled, rows=rows)
@@ -167,9 +176,17 @@ def _trick_violation(
     return ViolationView(trick, seat, player, card, found["rule"], rule_name, sentence)
 
 
+def _void_ruling(record: PlayRecord, turns: list[TrixTurn], void_turn: int) -> str:
+    """The closed suit's ruling (R7): who completed which row, and the Jacks still held."""
+    closing = turns[void_turn - 1]
+    assert closing.card is not None  # a pass completes no row
+    laid = sum(t.card.bit for t in turns[:void_turn] if t.card is not None)
+    return text.trix_void_ruling(record.names[closing.seat], closing.card, void_turn, JACKS & ~laid)
+
+
 def _judge_trix(record: PlayRecord, answer: dict[str, Any]) -> Judgement:
     rules, names = record.rules, record.names
-    turns = trix_turns(rules, record.king, record.plays)
+    turns = trix_turns(rules, record.first_seat, record.plays)
     dealt = masks(record.hands) if record.hands else dealt_from_trix(turns)
     could = passes_with_play(turns, dealt)
     views = [
@@ -184,13 +201,15 @@ def _judge_trix(record: PlayRecord, answer: dict[str, Any]) -> Judgement:
         )
         for v in answer["violations"]
     ]
-    replay = replay_trix(rules, record.king, record.plays, record.hands, names)
+    replay = replay_trix(rules, record.first_seat, record.plays, record.hands, names)
     ruled = replay.ruled
     order = list(ruled.trix_order) if ruled is not None and ruled.trix_order else []
     first = views[0] if views else None
-    ruling = text.trix_ruling(
-        rules, names, first.seat if first else None, first.number if first else None, order or None
-    )
+    if replay.void_turn is not None:
+        ruling = _void_ruling(record, turns, replay.void_turn)
+    else:
+        offender, turn = (first.seat, first.number) if first else (None, None)
+        ruling = text.trix_ruling(rules, names, offender, turn, order or None)
     captures = Captures.from_dict(answer["captures"])
     played = list(replay.order) + ([s for s in range(4) if s not in replay.order][:1])
     return Judgement(

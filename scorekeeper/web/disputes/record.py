@@ -40,6 +40,8 @@ class Desk:
     """Fixed by the deal being checked; None: chosen on the form."""
     king: int | None = None
     """Fixed by the deal or the game; None: chosen on the form."""
+    dealer: int | None = None
+    """Who dealt, when R2's dealer house rules make him another player than the king."""
     choices: tuple[Contract, ...] = ALL_CONTRACTS
     """The contracts the form offers when it asks."""
 
@@ -56,10 +58,17 @@ class PlayRecord:
     doubled: tuple[Card, ...] = ()
     tricks: tuple[tuple[Card, ...], ...] = ()
     plays: tuple[Card | None, ...] = ()
+    dealer: int | None = None
+    """Who dealt, when not the king (R2); None: the king dealt."""
 
     @property
     def trix(self) -> bool:
         return self.contracts == (Contract.TRIX,)
+
+    @property
+    def first_seat(self) -> int:
+        """The seat the first lead (R10) and the first Trix turn (R7) count from: the dealer."""
+        return self.king if self.dealer is None else self.dealer
 
     def body(self) -> dict[str, Any]:
         """The record as ``POST /api/v1/check/play`` takes it."""
@@ -69,6 +78,8 @@ class PlayRecord:
             "king": self.king,
             "names": list(self.names),
         }
+        if self.dealer is not None:
+            body["dealer"] = self.dealer
         if self.hands is not None:
             body["hands"] = {str(s): [str(c) for c in hand] for s, hand in enumerate(self.hands)}
         if self.trix:
@@ -109,7 +120,9 @@ def read_record(entered: Entered, desk: Desk, need_play: bool = True) -> PlayRec
         entered.add(where, gettext(what))
     if not entered.ok or contracts is None or king is None:
         return None
-    record = PlayRecord(desk.rules, contracts, king, desk.names, hands, doubled, tricks, plays)
+    record = PlayRecord(
+        desk.rules, contracts, king, desk.names, hands, doubled, tricks, plays, desk.dealer
+    )
     if hands is not None and not trix:
         _check_holders(entered, record)
     return record if entered.ok else None
@@ -123,7 +136,7 @@ _NO_PLAYS = N_("Enter the plays: every turn in order, a card or “pass”.")
 def _check_holders(entered: Entered, record: PlayRecord) -> None:
     """A card typed in the wrong seat's place: say who held it (the engine says "seat 2")."""
     assert record.hands is not None
-    rows = trick_rows(record.rules, record.contracts, record.king, record.tricks)
+    rows = trick_rows(record.rules, record.contracts, record.first_seat, record.tricks)
     dealt, seen = masks(record.hands), 0
     held = list(dealt)
     for row in rows:

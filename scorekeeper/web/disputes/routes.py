@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game_log import DealEntry
-from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.ruleset import Dealer, RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.text.disputes import gettext
 from scorekeeper.text.messages import translate_problems
@@ -74,16 +74,19 @@ def game_desk(loaded: services.LoadedGame) -> Desk:
     game = loaded.game
     choices = game.available_contracts or ALL_CONTRACTS
     king = None if game.needs_king else game.current_king
-    return Desk(loaded.rules, tuple(loaded.players), loaded, king=king, choices=choices)
+    dealer = None if loaded.rules.dealer is Dealer.KING else game.current_dealer
+    names = tuple(loaded.players)
+    return Desk(loaded.rules, names, loaded, king=king, dealer=dealer, choices=choices)
 
 
 def deal_desk(loaded: services.LoadedGame, n: int) -> Desk:
-    """A recorded deal: its contracts and king are known."""
+    """A recorded deal: its contracts, king and dealer are known."""
     deal = next((d for d in loaded.game.deals if d.n == n), None)
     if deal is None:
         abort(404, description=gettext("This game has no deal %(n)d.", n=n))
     names = tuple(loaded.players)
-    return Desk(loaded.rules, names, loaded, n=n, contracts=deal.contracts, king=deal.king)
+    contracts, king, dealer = deal.contracts, deal.king, deal.dealer
+    return Desk(loaded.rules, names, loaded, n=n, contracts=contracts, king=king, dealer=dealer)
 
 
 # --- the index -------------------------------------------------------------------------------

@@ -3,8 +3,11 @@
 Every R9 switch of :class:`~scorekeeper.rules.ruleset.RuleSet` is a select
 whose blank choice means "as the preset says", so the chosen preset applies
 on the server without JavaScript; with JavaScript, choosing a preset fills
-the switches in (``preset_switch_values()``). The engine validates the
-resulting rule set (``RuleSet.from_dict``) and the names (services).
+the switches in (``preset_switch_values()``). A few switches need more
+than one value: the agreed kings (``king_order``), the agreed contract order
+(``order``, R2) and the first dealer (``first_dealer``, R2). The engine
+validates the resulting rule set (``RuleSet.from_dict``) and the names
+(services).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 from wtforms import FieldList, IntegerField, StringField
 from wtforms.validators import Length, NumberRange, Optional
 
-from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.rules.contracts import ALL_CONTRACTS
+from scorekeeper.rules.ruleset import PRESETS, SOURCE_PRESETS, RuleSet
 from scorekeeper.store.input import NAME_MAX
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
@@ -25,7 +29,7 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "doubling": ("on", "off"),
     "kingdoms": ("4", "1"),
     "partnership": ("off", "on"),
-    "doubled_self_capture": ("single", "double"),
+    "doubled_self_capture": ("single", "double", "quadruple"),
     "heart_lead": ("free", "only_hearts", "broken"),
     "first_lead": ("king", "right_of_king"),
     "trix_first": ("king", "right_of_king"),
@@ -38,9 +42,28 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "trix_revoke": ("flag", "last"),
     "tiebreak": ("trix_wins", "extra_deal"),
     "redeal_long_hearts": ("off", "on"),
+    "contract_order": ("free", "fixed"),
+    "dealer": ("king", "first_any", "rotates"),
+    "trix_closed_suit": ("play_on", "replay"),
+    "team_kingdoms": ("off", "on"),
+    "rounds": ("1", "2"),
 }
 COMMON_SWITCHES = ("doubling", "kingdoms", "partnership")
-BOOL_SWITCHES = ("doubling", "partnership", "penalty_discard", "inverted", "redeal_long_hearts")
+BOOL_SWITCHES = (
+    "doubling",
+    "partnership",
+    "penalty_discard",
+    "inverted",
+    "redeal_long_hearts",
+    "team_kingdoms",
+)
+INT_SWITCHES = ("kingdoms", "rounds")
+ALL_PRESETS: dict[str, dict[str, Any]] = {
+    **PRESETS,
+    **{name: dict(preset.rules) for name, preset in SOURCE_PRESETS.items()},
+}
+"""Every preset the page offers: the usual ones, then those of the five sources."""
+CONTRACT_VALUES = tuple(c.value for c in ALL_CONTRACTS)
 VALUE_NAMES = ("king", "queen", "diamond", "trick")
 NAME_TOO_LONG = _l("A name can have at most %(max)s characters.", max=NAME_MAX)
 POINTS_RANGE = _l("Enter a whole number from 0 to 10000.")
@@ -54,18 +77,23 @@ def switch_values(rules: RuleSet) -> dict[str, str]:
     for name in BOOL_SWITCHES:
         out[name] = "on" if data[name] else "off"
     out["trix_tail"] = "minus" if rules.values.trix[3] < 0 else "plus"
+    out["contract_order"] = "free" if rules.contract_order is None else "fixed"
     return out
 
 
 def preset_switch_values() -> dict[str, dict[str, str]]:
-    return {name: switch_values(RuleSet.from_dict(diff)) for name, diff in PRESETS.items()}
+    return {name: switch_values(RuleSet.from_dict(diff)) for name, diff in ALL_PRESETS.items()}
 
 
 class RuleSwitches(ProblemsForm):
     """The preset and every R9 switch; a blank switch keeps the preset's value."""
 
-    preset = ChoiceField(choices=[(name, name) for name in PRESETS], default="standard")
+    preset = ChoiceField(choices=[(name, name) for name in ALL_PRESETS], default="standard")
     king_order = FieldList(ChoiceField(), min_entries=4, max_entries=4)
+    order = FieldList(ChoiceField(), min_entries=5, max_entries=5)
+    """The agreed contract order (R2), first to fifth, under ``contract_order`` "fixed"."""
+    first_dealer = ChoiceField()
+    """Who deals the first deal, under the dealer rules "first_any" and "rotates" (R2)."""
     trix_values = FieldList(
         IntegerField(validators=[Optional(), NumberRange(-10_000, 10_000, VALUE_RANGE)]),
         min_entries=4,
@@ -74,7 +102,7 @@ class RuleSwitches(ProblemsForm):
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
-        if self.preset.data not in PRESETS:
+        if self.preset.data not in ALL_PRESETS:
             self.add_error("preset", _("Choose one of the listed presets."))
         for name, allowed in SWITCHES.items():
             if self._fields[name].data not in (None, "", *allowed):
@@ -82,11 +110,19 @@ class RuleSwitches(ProblemsForm):
         for place, entry in enumerate(self.king_order.entries):
             if entry.data not in (None, "", *SEATS):
                 self.add_error(f"king_order-{place}", _("Choose one of the four players."))
+        for place, entry in enumerate(self.order.entries):
+            if entry.data not in (None, "", *CONTRACT_VALUES):
+                self.add_error(f"order-{place}", _("Choose one of the five contracts."))
+        if self.first_dealer.data not in (None, "", *SEATS):
+            self.add_error("first_dealer", _("Choose one of the four players."))
         return ok and not self.all_errors
 
     def rules_dict(self) -> dict[str, Any]:
-        """The rule set as API.md's JSON (the engine validates it)."""
-        data: dict[str, Any] = dict(PRESETS.get(self.preset.data or "", {}))
+        """The rule set as API.md's JSON (the engine validates it).
+
+        A fixed contract order with no order, here or in the preset, is put on the form.
+        """
+        data: dict[str, Any] = dict(ALL_PRESETS.get(self.preset.data or "", {}))
         for name in SWITCHES:
             value = self._fields[name].data
             if value:
@@ -99,13 +135,35 @@ class RuleSwitches(ProblemsForm):
             order = [seat_or_none(entry.data) for entry in self.king_order.entries]
             if None not in order:
                 data["king_order"] = order
+        self._contract_order(data)
+        self._first_dealer(data)
         return data
+
+    def _contract_order(self, data: dict[str, Any]) -> None:
+        """Free, or the five contracts typed in the agreed order, else the preset's (R2)."""
+        switch = data.pop("contract_order", None)
+        preset = ALL_PRESETS.get(self.preset.data or "", {}).get("contract_order")
+        typed = [entry.data for entry in self.order.entries if entry.data]
+        if switch == "free":
+            return
+        if typed:  # the engine says so if they are not the five once each
+            data["contract_order"] = typed
+        elif preset is not None:
+            data["contract_order"] = preset
+        elif switch == "fixed":
+            self.add_error("contract_order", _("Choose the five contracts in the agreed order."))
+
+    def _first_dealer(self, data: dict[str, Any]) -> None:
+        """The first dealer counts only when the dealer is not always the king (R2)."""
+        seat = seat_or_none(self.first_dealer.data)
+        if data.get("dealer", "king") != "king":
+            data["first_dealer"] = seat
 
     @staticmethod
     def _json(name: str, value: str) -> object:
         if name in BOOL_SWITCHES:
             return value == "on"
-        return int(value) if name == "kingdoms" else value
+        return int(value) if name in INT_SWITCHES else value
 
     def _values(self, preset: dict[str, Any], tail: object) -> dict[str, Any]:
         values = {**RuleSet().values.to_dict(), **preset}
@@ -150,12 +208,7 @@ class NewGameForm(RuleSwitches):
     players = FieldList(
         StringField(
             filters=[strip],
-            validators=[
-                Length(
-                    max=NAME_MAX,
-                    message=_l("A name can have at most %(max)s characters.", max=NAME_MAX),
-                )
-            ],
+            validators=[Length(max=NAME_MAX, message=NAME_TOO_LONG)],
         ),
         min_entries=4,
         max_entries=4,

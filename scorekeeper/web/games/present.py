@@ -16,7 +16,7 @@ from typing import Any
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.game import DealRecord, Game, Kingdom, RedealEntry
-from scorekeeper.rules.ruleset import Combination, RuleSet, Starter, Values
+from scorekeeper.rules.ruleset import Combination, Dealer, RuleSet, Values
 from scorekeeper.rules.scoring import expected_total, team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
 from scorekeeper.web.games.new_game_form import switch_values
@@ -56,6 +56,8 @@ class KingdomView:
     expected: int
     """What the kingdom's deals should add up to (0 under a zero-sum rule set)."""
     adds_up: bool
+    team: tuple[int, int] | None = None
+    """Under team kingdoms, the team the kingdom belongs to (R9.5)."""
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -73,6 +75,7 @@ class KingdomView:
             self.finished,
             self.expected,
             self.adds_up,
+            self.team,
             rows,
         )
 
@@ -89,9 +92,14 @@ class Board:
     team_totals: tuple[int, int] | None
     next_deal: int
     contracts: tuple[Contract, ...]
+    choices: tuple[tuple[Contract, ...], ...]
+    """What the king may announce next, one button each (one under a fixed order, R2;
+    the four trick contracts as one under "all four at once", R9.6)."""
     combinable: tuple[Contract, ...]
     first_lead: int | None
     trix_first: int | None
+    dealer: int | None = None
+    """Who deals next, when the dealer is not always the king (R2); else None."""
     last_entry: EntryRef | None = None
     lead_names: list[str] = field(default_factory=list)
     """One entry per leading competitor (a team is ``Rana & Omar``)."""
@@ -116,7 +124,6 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
             game.rules, 0, game.first_king, game.extra_deals, game.extra_redeals, None,
             deal_positions, positions,
         )  # fmt: skip
-    king = game.current_king
     return Board(
         game=game,
         kingdoms=views,
@@ -126,9 +133,11 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
         team_totals=team_totals(game.totals) if game.rules.partnership else None,
         next_deal=game.deals_played + 1,
         contracts=game.available_contracts,
+        choices=game.available_choices,
         combinable=combinable(game.rules, game.available_contracts),
-        first_lead=starter(game.rules.first_lead, king),
-        trix_first=starter(game.rules.trix_first, king),
+        first_lead=game.first_to_play(TRICK_CONTRACTS[:1]),
+        trix_first=game.first_to_play((Contract.TRIX,)),
+        dealer=None if game.rules.dealer is Dealer.KING else game.current_dealer,
         last_entry=describe_entry(log[-1].entry, log[-1].n) if log else None,
         lead_names=lead_names(game),
         lead_total=game.standings[0].total if game.deals_played else None,
@@ -172,7 +181,8 @@ def _kingdom_view(
     expected = sum(expected_total(rules, d.contracts, d.captures) for d in deals)
     ok = sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok)
     finished = kingdom.finished if kingdom is not None else True
-    return KingdomView(index, king, rows, totals, finished, expected, ok)
+    team = kingdom.team if kingdom is not None else None
+    return KingdomView(index, king, rows, totals, finished, expected, ok, team)
 
 
 def _sum(rows: Any) -> tuple[int, int, int, int]:
@@ -193,19 +203,13 @@ def leading_seats(game: Game) -> set[int]:
     return seats
 
 
-def starter(rule: Starter, king: int | None) -> int | None:
-    """Who leads first / plays first in Trix: the king, or the player on his right (R7, R10)."""
-    if king is None:
-        return None
-    return king if rule is Starter.KING else (king + 1) % 4
-
-
 def combinable(rules: RuleSet, remaining: Sequence[Contract]) -> tuple[Contract, ...]:
-    """The trick contracts the king may combine in one deal now (R9.6), or ()."""
+    """The trick contracts the king may pick to combine in one deal now (R9.6), or ().
+
+    Under "all four at once" there is nothing to pick: the four are one of the choices.
+    """
     tricks = tuple(c for c in remaining if c in TRICK_CONTRACTS)
-    if rules.combination is Combination.OFF or len(tricks) < 2:
-        return ()
-    if rules.combination is Combination.ALL_FOUR and tricks != TRICK_CONTRACTS:
+    if rules.combination is not Combination.ANY or len(tricks) < 2:
         return ()
     return tricks
 

@@ -7,16 +7,18 @@ from typing import Any
 from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.rules.ruleset import PRESETS, RuleSet
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.messages import describe_contracts
+from scorekeeper.text.messages import contract_label, describe_contracts
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices, seat_choices
 from scorekeeper.web.games.new_game_form import (
+    ALL_PRESETS,
     COMMON_SWITCHES,
     SWITCHES,
     NewGameForm,
@@ -42,6 +44,9 @@ def new_game() -> Page:
     default_labels = [_("Player %(number)s", number=format_number(seat + 1)) for seat in range(4)]
     for entry in form.king_order.entries:
         entry.choices = seat_choices(default_labels, "—")
+    form.first_dealer.choices = seat_choices(default_labels, "—")
+    for entry in form.order.entries:
+        entry.choices = [("", "—"), *((c.value, contract_label(c)) for c in ALL_CONTRACTS)]
     if form.validate_on_submit():
         created = _create(form)
         if created is not None:
@@ -55,7 +60,7 @@ def new_game() -> Page:
         "games/new_game.html",
         form=form,
         recent_names=services.recent_player_names(),
-        presets=list(PRESETS),
+        presets=list(ALL_PRESETS),
         preset_values=preset_switch_values(),
         common=COMMON_SWITCHES,
         more=[name for name in SWITCHES if name not in COMMON_SWITCHES],
@@ -66,7 +71,10 @@ def new_game() -> Page:
 def _create(form: NewGameForm) -> tuple[services.LoadedGame, str] | None:
     """Create the game, or put the engine's problems on the form and return None."""
     try:
-        rules = RuleSet.from_dict(form.rules_dict())
+        data = form.rules_dict()
+        if form.all_errors:  # e.g. a fixed order with no order chosen
+            return None
+        rules = RuleSet.from_dict(data)
         return services.create_game(form.player_names(), form.king_seat(), rules)
     except RulesError as err:
         form.add_problems(err.problems)
@@ -94,7 +102,7 @@ def _render_game(
     """
     game = loaded.game
     if redeal_form is not None:
-        redeal_form.configure(loaded.players, game.available_contracts)
+        redeal_form.configure(loaded.players, game.available_contracts, game.rules)
     return render_template(
         "games/game.html",
         loaded=loaded,
@@ -113,7 +121,8 @@ def record_redeal(game_id: str) -> Page:
     """A redeal (R8) or misdeal: it uses up no contract (R2)."""
     loaded = load_or_404(game_id)
     require_edit(game_id)
-    form = RedealForm().configure(loaded.players, loaded.game.available_contracts)
+    game = loaded.game
+    form = RedealForm().configure(loaded.players, game.available_contracts, game.rules)
     if not form.validate():
         return _render_game(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
@@ -123,6 +132,10 @@ def record_redeal(game_id: str) -> Page:
     if form.kind.data == "misdeal":
         flash(
             _("Misdeal recorded: the same dealer deals again. No contract was used up."), "success"
+        )
+    elif form.kind.data == "closed_suit":
+        flash(
+            _("Recorded: the Trix deal is void and is dealt again. Trix is not used up."), "success"
         )
     else:
         flash(_("Redeal recorded: the king chooses a contract again. None was used up."), "success")

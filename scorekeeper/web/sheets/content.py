@@ -56,6 +56,8 @@ class DealLine:
     running: Seats4
     notes: tuple[str, ...] = ()
     """Rulings attached to the deal (a revoke ruling, say), printed under it."""
+    dealer: Phrase = ()
+    """``dealt by Omar`` when the dealer is not the king (R2); else empty."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class Section:
     king: int | None
     lines: tuple[DealLine | NoteLine, ...]
     subtotal: Subtotal | None
+    team: tuple[int, int] | None = None
+    """Under team kingdoms, the team the kingdom belongs to (R9.5)."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +207,9 @@ def describe_captures(captures: Captures) -> tuple[Phrase, ...]:
 def describe_redeal(entry: RedealEntry) -> Phrase:
     """``Redeal claimed by Sami (King of Hearts announced, R8)`` or a misdeal."""
     contract = contract_label(entry.contract) if entry.contract is not None else None
-    if entry.kind == "misdeal" and contract:
+    if entry.reason == "closed_suit":
+        head = phrase(_("Trix dealt again: a suit was closed before every Jack was laid (R7)"))
+    elif entry.kind == "misdeal" and contract:
         head = phrase(_("Misdeal: dealt again (%(contract)s announced, R8)"), contract=contract)
     elif entry.kind == "misdeal":
         head = phrase(_("Misdeal: dealt again (R8)"))
@@ -259,10 +265,18 @@ def _lines_by_deal(
                 deal.scores,
                 running[deal.n - 1],
                 deal_notes(row.entry),
+                _dealt_by(deal),
             )
             lines[deal.n] = [*pending, line]
             pending = []
     return lines, pending
+
+
+def _dealt_by(deal: DealRecord) -> Phrase:
+    """Who dealt, said only when the dealer rules make him another player than the king (R2)."""
+    if deal.dealer is None:
+        return ()
+    return phrase(_("dealt by %(player)s"), player=Who(deal.dealer))
 
 
 def _subtotal(game: Game, kingdom: Kingdom) -> Subtotal:
@@ -292,7 +306,7 @@ def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
             lines += trailing  # redeals of the deal being played now
         subtotal = _subtotal(game, kingdom) if kingdom.deals else None
         title = _("Kingdom %(number)s", number=format_number(index + 1))
-        sections.append(Section(title, kingdom.king, tuple(lines), subtotal))
+        sections.append(Section(title, kingdom.king, tuple(lines), subtotal, kingdom.team))
     if game.extra_deals or (game.extra_redeals and not game.in_kingdoms):
         lines = [line for deal in game.extra_deals for line in by_n.get(deal.n, [])]
         extra_totals = sum_scores(d.scores for d in game.extra_deals)
@@ -385,7 +399,7 @@ def build_sheet(loaded: LoadedGame) -> Sheet:
         date=localize_digits(loaded.created_at.strftime("%Y-%m-%d")),
         updated=localize_digits(loaded.updated_at.strftime("%Y-%m-%d %H:%M UTC")),
         first_king=loaded.first_king,
-        rules=tuple(describe_rules(loaded.rules)),
+        rules=tuple(describe_rules(loaded.rules, loaded.players)),
         zero_sum_reasons=tuple(zero_sum_reasons(loaded.rules)),
         sections=_sections(game, loaded.log),
         standings=_standings(game),

@@ -75,7 +75,10 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     ({"kingdoms": 1}, ["Short game: one kingdom of five deals (R2, R9.9)."]),
     (
         {"revoke": "whole"},
-        ["Revoke: the offender pays the whole contract, the others 0 (R10)."],
+        [
+            "Revoke: the deal is scored as if the offender had taken all 13 tricks; a doubling "
+            "bonus still goes to the card's holder (R10)."
+        ],
     ),
     (
         {"trix_revoke": "last"},
@@ -87,6 +90,50 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
         [
             "In King of Hearts, a hand of five or more hearts with the K♥ may also ask "
             "for a redeal (R8)."
+        ],
+    ),
+    (
+        {"doubled_self_capture": "quadruple"},
+        [
+            "A doubled K♥ or queen taken by its own holder costs four times its value "
+            "(−300 / −100) (R3, R4)."
+        ],
+    ),
+    (
+        {"contract_order": ["trix", "queens", "king", "diamonds", "collections"]},
+        [
+            "Fixed contract order: every king plays Trix, Queens, King of Hearts, Diamonds, "
+            "Collections, in that order (R2)."
+        ],
+    ),
+    (
+        {"dealer": "first_any", "first_dealer": 2},
+        [
+            "Player 3 deals the first deal, then the king deals; the first lead and the first "
+            "turn in Trix count from the dealer (R2)."
+        ],
+    ),
+    (
+        {"dealer": "rotates", "first_dealer": 0},
+        [
+            "Player 1 deals first, then the deal passes to the right every deal; the first lead "
+            "and the first turn in Trix count from the dealer (R2)."
+        ],
+    ),
+    (
+        {"trix_closed_suit": "replay"},
+        [
+            "Closed suit replays: a Trix deal in which a suit is closed before every Jack is "
+            "laid is void and dealt again, and Trix is not used up (R7)."
+        ],
+    ),
+    (
+        {"partnership": True, "team_kingdoms": True, "rounds": 2},
+        [
+            "Partnership: seats 0+2 against 1+3 (R9.5).",
+            "Team kingdoms: partners share a kingdom, and the kingdoms alternate between the "
+            "teams; two kingdoms of five deals, or four when played twice round (R9.5).",
+            "Twice round: four team kingdoms, 20 deals (R9.5).",
         ],
     ),
 ]
@@ -109,6 +156,13 @@ def test_several_rules_keep_the_rule_set_order() -> None:
         "Partnership: seats 0+2 against 1+3 (R9.5).",
         "Short game: one kingdom of five deals (R2, R9.9).",
     ]
+
+
+def test_r2_the_first_dealer_is_named_when_the_names_are_known() -> None:
+    rules = RuleSet.from_dict({"dealer": "rotates", "first_dealer": 2})
+    assert describe_rules(rules, ["Rana", "Sami", "Omar", "Lina"])[0].startswith(
+        "Omar deals first, then the deal passes to the right every deal"
+    )
 
 
 def test_inverted_signs_flip_the_self_capture_costs() -> None:
