@@ -20,12 +20,15 @@ class MoveOrder:
     leader: int
     seat: int
     avoid: bool
+    ordering: bool
     win: tuple[int, ...]
 
     # --- move ordering --------------------------------------------------------------------
 
     def _lead_order(self, leader: int, cards: list[int]) -> list[int]:
         """Claimant: low leads first (he wants to lose tricks). Defenders: low, in his suits."""
+        if not self.ordering:
+            return cards
         if leader == self.seat:
             hands = self.hands
             others = (hands[0] | hands[1] | hands[2] | hands[3]) ^ hands[leader]
@@ -59,7 +62,7 @@ class MoveOrder:
         self, player: int, cards: list[int], follow: int, top: int, top_seat: int
     ) -> list[int]:
         """Claimant: duck under the winning card, or dump his worst card. Defenders: the reverse."""
-        if len(cards) < 2:
+        if len(cards) < 2 or not self.ordering:
             return cards
         seat, trick = self.seat, self.trick
         claimant_played = (seat - self.leader) & 3 < len(trick)

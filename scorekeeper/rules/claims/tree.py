@@ -28,7 +28,13 @@ from scorekeeper.rules.claims.bits import (
     squeezed_key,
     to_front,
 )
-from scorekeeper.rules.claims.core import CHECK_EVERY, INFINITY, SearchTimeout
+from scorekeeper.rules.claims.core import (
+    ALL_ON,
+    CHECK_EVERY,
+    INFINITY,
+    SearchOptions,
+    SearchTimeout,
+)
 from scorekeeper.rules.claims.order import MoveOrder
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
@@ -57,6 +63,7 @@ class TrickTree(MoveOrder):
         seat: int,
         holders: Mapping[int, int],
         deadline: float,
+        options: SearchOptions = ALL_ON,
     ) -> None:
         plan = plan_for(rules, contracts)
         self.lead_mode, self.penalty = plan.lead_mode, plan.penalty
@@ -64,6 +71,14 @@ class TrickTree(MoveOrder):
         self.win, self.lose, self.trick_value = weights.win, weights.lose, weights.trick
         self.special, self.groups = weights.special, weights.groups
         self.special_shifts = tuple(13 * s for s in range(4) if weights.special & SUIT_MASKS[s])
+        self.apart = weights.special if options.equivalence else FULL_DECK  # never merged
+        self.use_table, self.quick, self.ordering = (
+            options.table,
+            options.quick_bounds,
+            options.ordering,
+        )
+        self.win_cards = sum(1 << c for c in range(52) if weights.win[c])
+        self.lose_cards = sum(1 << c for c in range(52) if weights.lose[c])
         self.avoid = rules.sign > 0  # normal signs: taking things never helps the claimant
         self.hands = list(hands)
         self.trick = list(trick)
@@ -124,6 +139,9 @@ class TrickTree(MoveOrder):
         if high <= alpha:
             return high
         leader = self.leader
+        if not self.use_table:
+            settled = self._settled(hands, rem, leader) if self.quick else None
+            return self._lead_search(alpha, beta, rem, -1)[0] if settled is None else settled
         raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
         squeezed = self.squeezed.get(raw)
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
@@ -138,17 +156,14 @@ class TrickTree(MoveOrder):
                 return low
             if high <= alpha:
                 return high
-        self.nodes += 1
-        if not self.nodes & CHECK_EVERY:
-            self._check_clock()
+        elif self.quick:
+            settled = self._settled(hands, rem, leader)
+            if settled is not None:
+                self.table[key] = (settled, settled, 0)
+                return settled
         a = alpha if alpha > low else low
         b = beta if beta < high else high
-        hand = hands[leader]
-        legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
-        moves = self._lead_order(leader, cards(representatives(hand, legal, rem, self.special)))
-        if hint >= 0:  # the best lead found before in this position, up to rank equivalence
-            to_front(moves, card_at(rem, hint))
-        best, card = self._lead_loop(leader, hand, moves, rem, a, b)
+        best, card = self._lead_search(a, b, rem, hint)
         if best <= a:
             high = best
         elif best >= b:
@@ -157,6 +172,65 @@ class TrickTree(MoveOrder):
             low = high = best
         self.table[key] = (low, high, place_of(rem, card))
         return best
+
+    def _lead_search(self, a: int, b: int, rem: int, hint: int) -> tuple[int, int]:
+        """The leads searched in the window (a, b), the table's ``hint`` first: value, best card."""
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self._check_clock()
+        leader = self.leader
+        hand = self.hands[leader]
+        legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
+        moves = self._lead_order(leader, cards(representatives(hand, legal, rem, self.apart)))
+        if hint >= 0 and self.ordering:  # the best lead found before here, up to rank equivalence
+            to_front(moves, card_at(rem, hint))
+        return self._lead_loop(leader, hand, moves, rem, a, b)
+
+    def _settled(self, hands: list[int], rem: int, leader: int) -> int | None:
+        """The value when no trick can change hands any more, else None (quick bounds).
+
+        On lead, each of the claimant's suits higher than all the others' cards
+        of that suit: every lead of his wins, so he takes every trick. Off lead,
+        see :meth:`_ducks_all`: he takes none. (A suit that only one side holds
+        is only ever discarded.)
+        """
+        mine = hands[self.seat]
+        if leader == self.seat:
+            theirs = rem ^ mine
+            for suit in SUIT_MASKS:
+                c = mine & suit
+                if c and theirs & suit >= c & -c:
+                    return None
+            win = self.win
+            tricks = (rem.bit_count() + 3) >> 2
+            return self.trick_value * tricks + sum(win[c] for c in cards(rem & self.win_cards))
+        if not self._ducks_all(mine, rem ^ mine):
+            return None
+        lose = self.lose
+        return sum(lose[c] for c in cards(rem & self.lose_cards))
+
+    def _ducks_all(self, mine: int, theirs: int) -> bool:
+        """Off lead, can the claimant lose every trick left, whatever the others do?
+
+        He can if, in each suit, his i-th lowest card is below their i-th
+        lowest: he follows with his lowest card under their lead, each such
+        trick costs them at least the card led, and he discards the top of a
+        suit (under R9.4, the top penalty card: so his penalty cards must be the
+        top of their suit). He never wins a trick, so he never leads.
+        """
+        penalty = self.penalty
+        for suit in SUIT_MASKS:
+            c, d = mine & suit, theirs & suit
+            p = c & penalty
+            if p and c & ~penalty > p & -p:
+                return False
+            while c and d:
+                low = c & -c
+                if low > d & -d:
+                    return False
+                c ^= low
+                d &= d - 1
+        return True
 
     def _check_clock(self) -> None:
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""
@@ -220,7 +294,7 @@ class TrickTree(MoveOrder):
         suit_mask = SUIT_MASK_OF[trick[0]]
         follow = hand & suit_mask
         legal = follow or hand & self.penalty or hand
-        plain = hand & ~self.special  # representatives(), inlined: this is the hot loop
+        plain = hand & ~self.apart  # representatives(), inlined: this is the hot loop
         reps = legal & ~((((FULL_DECK ^ rem) & NOT_ACES) + ((plain & NOT_ACES) << 1)) & plain)
         if reps & (reps - 1):
             moves = self._follow_order(player, cards(reps), follow, top, top_seat)
