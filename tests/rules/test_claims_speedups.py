@@ -19,7 +19,17 @@ from scorekeeper.rules.claims.core import ALL_ON, SearchOptions
 from scorekeeper.rules.contracts import TRICK_CONTRACTS
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
 from scorekeeper.rules.tricks import breaks_hearts, legal_cards, trick_winner
-from tests.rules.test_claims import C, D, K, Position, Q, random_position, solve, trick_score
+from tests.rules.test_claims import (
+    C,
+    D,
+    K,
+    Position,
+    Q,
+    position,
+    random_position,
+    solve,
+    trick_score,
+)
 
 ANY = Combination.ANY
 SPEEDUPS = [f.name for f in fields(SearchOptions)]
@@ -35,6 +45,7 @@ SETUPS = [
         TRICK_CONTRACTS,
     ),
     ("r9_8_inverted_queens_diamonds", RuleSet(combination=ANY, inverted=True), (Q, D)),
+    ("r9_8_inverted_collections", RuleSet(inverted=True), (C,)),
 ]
 
 
@@ -112,3 +123,32 @@ def test_r10_each_speedup_agrees_on_six_cards(name: str, rules: RuleSet, contrac
     reference = solve(pos, seat, None).guaranteed
     assert reference is not None
     check_every_variant(pos, seat, reference, reference + rng.choice([-10, 0, 1]), alone=True)
+
+
+# --- quick bounds: golden cases ------------------------------------------------------------------
+
+
+def test_r6_claimant_who_can_duck_every_trick_takes_none() -> None:
+    # Off lead, his spades pair off below theirs (2 < 3, 5 < 6): he ducks each lead.
+    pos = position(["2S 5S", "3S 6S", "7H 8H", "9H TH"], leader=1)
+    assert solve(pos, 0, 0).guaranteed == 0 == memo_minimax(pos, 0)
+
+
+def test_r9_8_inverted_signs_a_claimant_who_could_duck_still_takes_a_trick() -> None:
+    # Inverted signs: he wants the tricks; 5♠ over the 3♠ wins one, though he could duck.
+    pos = position(["2S 5S", "3S 6S", "7H 8H", "9H TH"], leader=1, rules=RuleSet(inverted=True))
+    assert solve(pos, 0, 15).guaranteed == 15 == memo_minimax(pos, 0)
+
+
+def test_r6_claimant_on_lead_loses_the_lead_then_ducks() -> None:
+    # He leads the 9♠ under the 10♠ (seat 1 holds nothing lower), then ducks the hearts.
+    pos = position(["9S 2H", "TS 3H", "JS 4H", "QS 5H"], leader=0)
+    assert solve(pos, 0, 0).guaranteed == 0 == memo_minimax(pos, 0)
+
+
+def test_r9_4_claimant_forced_to_discard_a_low_queen_cannot_count_on_ducking() -> None:
+    # Under R9.4 a void claimant must discard a penalty card; the speed-ups must agree.
+    rules = RuleSet(penalty_discard=True, combination=ANY)
+    hands = ["QS KS AS", "3S 2C 3C", "4C 5C 6C", "7C 8C 9C"]
+    pos = position(hands, leader=1, contracts=(K, Q), rules=rules)
+    check_every_variant(pos, 0, memo_minimax(pos, 0), 0)

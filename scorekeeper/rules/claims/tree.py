@@ -190,24 +190,53 @@ class TrickTree(MoveOrder):
         """The value when no trick can change hands any more, else None (quick bounds).
 
         On lead, each of the claimant's suits higher than all the others' cards
-        of that suit: every lead of his wins, so he takes every trick. Off lead,
-        see :meth:`_ducks_all`: he takes none. (A suit that only one side holds
-        is only ever discarded.)
+        of that suit: every lead of his wins, so he takes every trick. Off lead
+        (:meth:`_ducks_all`), or on lead with a card they must beat
+        (:meth:`_loses_lead`): he can take none, the most he can hope for.
         """
         mine = hands[self.seat]
+        theirs = rem ^ mine
         if leader == self.seat:
-            theirs = rem ^ mine
-            for suit in SUIT_MASKS:
-                c = mine & suit
-                if c and theirs & suit >= c & -c:
-                    return None
-            win = self.win
-            tricks = (rem.bit_count() + 3) >> 2
-            return self.trick_value * tricks + sum(win[c] for c in cards(rem & self.win_cards))
-        if not self._ducks_all(mine, rem ^ mine):
-            return None
+            if self._takes_all(mine, theirs):
+                win = self.win
+                tricks = (rem.bit_count() + 3) >> 2
+                return self.trick_value * tricks + sum(win[c] for c in cards(rem & self.win_cards))
+            if not self.avoid or not self._loses_lead(mine, theirs):
+                return None
+        elif not self.avoid or not self._ducks_all(mine, theirs):
+            return None  # under R9.8 he wants tricks: that he could duck them all is no value
         lose = self.lose
         return sum(lose[c] for c in cards(rem & self.lose_cards))
+
+    @staticmethod
+    def _takes_all(mine: int, theirs: int) -> bool:
+        """On lead, is each of the claimant's suits higher than all the others' cards of it?"""
+        for suit in SUIT_MASKS:
+            c = mine & suit
+            if c and theirs & suit >= c & -c:
+                return False
+        return True
+
+    def _loses_lead(self, mine: int, theirs: int) -> bool:
+        """On lead, can the claimant lose this trick and then every other (:meth:`_ducks_all`)?
+
+        He leads a card that one of the others must beat (all that player's cards
+        of the suit higher); the cards they play to it only make ducking easier.
+        """
+        hands, seat = self.hands, self.seat
+        legal = mine if self.lead_mode == 0 or self.broken else mine & NOT_HEARTS or mine
+        for suit in SUIT_MASKS:
+            card = (legal & suit).bit_length() - 1  # his highest: the rest still pair off
+            if card < 0:
+                continue
+            below = (1 << card) - 1
+            for other in range(4):
+                held = hands[other] & suit
+                if other != seat and held and not held & below:
+                    if self._ducks_all(mine ^ 1 << card, theirs):
+                        return True
+                    break
+        return False
 
     def _ducks_all(self, mine: int, theirs: int) -> bool:
         """Off lead, can the claimant lose every trick left, whatever the others do?
