@@ -110,18 +110,20 @@ class MoveOrder:
         claimant_played = (seat - self.leader) & 3 < len(trick)
         win = self.win
         if follow:
-            below = [c for c in cards if c < top]
-            below.sort(key=win.__getitem__)  # scoring cards first, where they fall to another
-            above = [c for c in cards if c > top]
             his = self.hands[seat] & SUIT_MASK_OF[top]
-            if player == seat:
-                cards = below + (above if len(trick) == 3 else above[::-1])
+            if player == seat or claimant_played and top_seat == seat:
+                below = [c for c in cards if c < top]
+                below.sort(key=win.__getitem__)  # scoring cards first, where they fall to another
+                above = [c for c in cards if c > top]
+                if player != seat:
+                    cards = below + above[::-1]
+                else:
+                    cards = below + (above if len(trick) == 3 else above[::-1])
             elif not claimant_played and his:
                 cards.reverse()  # low cards first: leave him the trick
                 lowest = his & -his
-                cards.sort(key=lambda c: 0 if win[c] and 1 << c < lowest else 1)  # he must take it
-            elif top_seat == seat:
-                cards = below + above[::-1]
+                if any(win[c] and 1 << c < lowest for c in cards):  # a scoring card he must take
+                    cards.sort(key=lambda c: 0 if win[c] and 1 << c < lowest else 1)
         else:
             loads = player == seat or top_seat == seat or not claimant_played
             if loads:
