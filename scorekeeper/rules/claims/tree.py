@@ -85,6 +85,7 @@ class TrickTree(MoveOrder):
         self.leader, self.seat, self.deadline = leader, seat, deadline
         self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
         self.nodes = 0
+        self.trick_cards: list[int] = []
         self.table: dict[int, tuple[int, int, int]] = {}
         self.squeezed: dict[int, int] = {}
 
@@ -368,7 +369,12 @@ class TrickTree(MoveOrder):
         breaks = self.lead_mode == 2 and not broken and suit != Suit.HEARTS
         maximise = player == seat
         best = -INFINITY if maximise else INFINITY
-        self.trick = []
+        self.trick, self.trick_cards = [], trick
+        if len(moves) > 1 and self.use_table:
+            cut = self._known_cut(player, hand, moves, a, b, top, top_seat, win3, lose3, breaks)
+            if cut is not None:
+                hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
+                return cut
         for card in moves:
             winner = player if SUIT_OF[card] == suit and card > top else top_seat
             delta = win3 + win[card] if winner == seat else lose3 + lose[card]
@@ -390,6 +396,49 @@ class TrickTree(MoveOrder):
                 break
         hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
         return best
+
+    def _known_cut(
+        self,
+        player: int,
+        hand: int,
+        moves: list[int],
+        a: int,
+        b: int,
+        top: int,
+        top_seat: int,
+        win3: int,
+        lose3: int,
+        breaks: bool,
+    ) -> int | None:
+        """A fourth card whose next trick the table already knows to cut off, if any.
+
+        Looking at every choice's table entry before searching the first one
+        finds a cut-off that the order of the moves would have reached late.
+        """
+        trick, hands, seat = self.trick_cards, self.hands, self.seat
+        suit = SUIT_OF[trick[0]]
+        for card in moves:
+            winner = player if SUIT_OF[card] == suit and card > top else top_seat
+            delta = win3 + self.win[card] if winner == seat else lose3 + self.lose[card]
+            hands[player] = hand ^ 1 << card
+            if breaks:
+                self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
+            entry = self._entry(winner)
+            if entry is not None:
+                if player == seat and delta + entry[0] >= b:
+                    return delta + entry[0]
+                if player != seat and delta + entry[1] <= a:
+                    return delta + entry[1]
+        return None
+
+    def _entry(self, leader: int) -> tuple[int, int, int] | None:
+        """The table entry of the next trick's start with ``leader`` to lead, if any."""
+        h0, h1, h2, h3 = self.hands
+        raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
+        squeezed = self.squeezed.get(raw)
+        if squeezed is None:
+            return None
+        return self.table.get(squeezed << 3 | leader << 1 | self.broken)
 
     def _winning(self, trick: list[int]) -> tuple[int, int]:
         """The card winning the trick so far and its seat."""
