@@ -4,6 +4,9 @@ The value of a position is the claimant's score *from here on*: the tricks
 still to be won, the current one included. So a table entry does not depend
 on the path to its position, and the table is keyed on the hands squeezed to
 relative ranks (:func:`.claim_bits.squeezed_key`) at the start of each trick.
+The fourth card of a trick looks at its choices' entries first (enhanced
+transposition cut-offs), and a trick's start is settled at once when no trick
+can change hands any more (quick bounds, :mod:`.quick`).
 
 Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
 rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
@@ -36,6 +39,7 @@ from scorekeeper.rules.claims.core import (
     SearchTimeout,
 )
 from scorekeeper.rules.claims.order import MoveOrder
+from scorekeeper.rules.claims.quick import QuickBounds
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
@@ -49,7 +53,7 @@ HEARTS = SUIT_MASKS[Suit.HEARTS]
 NOT_HEARTS = FULL_DECK ^ HEARTS
 
 
-class TrickTree(MoveOrder):
+class TrickTree(MoveOrder, QuickBounds):
     """Fail-soft alpha-beta over the claimant's score from the current position."""
 
     def __init__(
@@ -186,81 +190,6 @@ class TrickTree(MoveOrder):
         if hint >= 0 and self.ordering:  # the best lead found before here, up to rank equivalence
             to_front(moves, card_at(rem, hint))
         return self._lead_loop(leader, hand, moves, rem, a, b)
-
-    def _settled(self, hands: list[int], rem: int, leader: int) -> int | None:
-        """The value when no trick can change hands any more, else None (quick bounds).
-
-        On lead, each of the claimant's suits higher than all the others' cards
-        of that suit: every lead of his wins, so he takes every trick. Off lead
-        (:meth:`_ducks_all`), or on lead with a card they must beat
-        (:meth:`_loses_lead`): he can take none, the most he can hope for.
-        """
-        mine = hands[self.seat]
-        theirs = rem ^ mine
-        if leader == self.seat:
-            if self._takes_all(mine, theirs):
-                win = self.win
-                tricks = (rem.bit_count() + 3) >> 2
-                return self.trick_value * tricks + sum(win[c] for c in cards(rem & self.win_cards))
-            if not self.avoid or not self._loses_lead(mine, theirs):
-                return None
-        elif not self.avoid or not self._ducks_all(mine, theirs):
-            return None  # under R9.8 he wants tricks: that he could duck them all is no value
-        lose = self.lose
-        return sum(lose[c] for c in cards(rem & self.lose_cards))
-
-    @staticmethod
-    def _takes_all(mine: int, theirs: int) -> bool:
-        """On lead, is each of the claimant's suits higher than all the others' cards of it?"""
-        for suit in SUIT_MASKS:
-            c = mine & suit
-            if c and theirs & suit >= c & -c:
-                return False
-        return True
-
-    def _loses_lead(self, mine: int, theirs: int) -> bool:
-        """On lead, can the claimant lose this trick and then every other (:meth:`_ducks_all`)?
-
-        He leads a card that one of the others must beat (all that player's cards
-        of the suit higher); the cards they play to it only make ducking easier.
-        """
-        hands, seat = self.hands, self.seat
-        legal = mine if self.lead_mode == 0 or self.broken else mine & NOT_HEARTS or mine
-        for suit in SUIT_MASKS:
-            card = (legal & suit).bit_length() - 1  # his highest: the rest still pair off
-            if card < 0:
-                continue
-            below = (1 << card) - 1
-            for other in range(4):
-                held = hands[other] & suit
-                if other != seat and held and not held & below:
-                    if self._ducks_all(mine ^ 1 << card, theirs):
-                        return True
-                    break
-        return False
-
-    def _ducks_all(self, mine: int, theirs: int) -> bool:
-        """Off lead, can the claimant lose every trick left, whatever the others do?
-
-        He can if, in each suit, his i-th lowest card is below their i-th
-        lowest: he follows with his lowest card under their lead, each such
-        trick costs them at least the card led, and he discards the top of a
-        suit (under R9.4, the top penalty card: so his penalty cards must be the
-        top of their suit). He never wins a trick, so he never leads.
-        """
-        penalty = self.penalty
-        for suit in SUIT_MASKS:
-            c, d = mine & suit, theirs & suit
-            p = c & penalty
-            if p and c & ~penalty > p & -p:
-                return False
-            while c and d:
-                low = c & -c
-                if low > d & -d:
-                    return False
-                c ^= low
-                d &= d - 1
-        return True
 
     def _check_clock(self) -> None:
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""
