@@ -8,6 +8,9 @@ against :func:`score_deal` on complete deals.
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import pkgutil
 import random
 import time
 from collections.abc import Sequence
@@ -17,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scorekeeper.rules.claims as claims_package
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
 from scorekeeper.rules.claims.core import ClaimResult
 from scorekeeper.rules.claims.search import solve_claim
@@ -457,3 +461,16 @@ def test_positions_alike_up_to_rank_share_a_table_key() -> None:
     assert squeezed_key(*a[:3], rem_a, 0, ()) == squeezed_key(*b[:3], rem_b, 0, ())
     c = [mask("4S AH"), mask("3S KH"), mask("5S QH"), mask("6S JH")]
     assert squeezed_key(*c[:3], rem_a, 0, ()) != squeezed_key(*a[:3], rem_a, 0, ())
+
+
+# --- the package's docstring examples ------------------------------------------------------------
+
+CLAIM_MODULES = sorted(m.name for m in pkgutil.iter_modules(claims_package.__path__))
+
+
+@pytest.mark.parametrize("name", CLAIM_MODULES)
+def test_claim_modules_docstring_examples_run(name: str) -> None:
+    # test_doctests.py walks scorekeeper.rules one level deep: not into this package.
+    module = importlib.import_module(f"scorekeeper.rules.claims.{name}")
+    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failures == 0

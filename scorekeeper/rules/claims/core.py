@@ -17,6 +17,8 @@ value, then, when the claim fails, the search walks out a defeating line.
 ClaimResult(holds=True, guaranteed=40, line=[], decided=True, nodes=0)
 >>> adjudicate(Fixed(), 50, None).line
 [7]
+>>> adjudicate(Fixed(), 50, None, verdict_first=False) == adjudicate(Fixed(), 50, None)
+True
 """
 
 from __future__ import annotations
@@ -35,6 +37,30 @@ LINE_GRACE = 5.0
 """Seconds granted beyond the deadline to walk out a defeating line once the claim is decided."""
 INFINITY = 1 << 40
 """Larger than any score a rule set can produce (values are at most 10 000 each)."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which speed-ups a trick-contract search uses; all on by default.
+
+    Each one only prunes or reorders, so switching it off changes no answer,
+    only the time: the tests compare every switch off and on with a plain
+    minimax.
+    """
+
+    equivalence: bool = True
+    """Play cards of a run (adjacent once the played cards are gone) as one move."""
+    table: bool = True
+    """Keep bounds of positions already searched (at the start of each trick)."""
+    quick_bounds: bool = True
+    """Cut where no trick can change hands any more (sure tricks, sure losers)."""
+    ordering: bool = True
+    """Try first the cards the contract makes likely best."""
+    verdict_first: bool = True
+    """Decide the claim with one null-window search before the exact value is searched for."""
+
+
+ALL_ON = SearchOptions()
 
 
 class SearchTimeout(Exception):
@@ -105,15 +131,20 @@ def mtd(search: Search, low: int, high: int, guess: int) -> int:
     return low
 
 
-def adjudicate(search: Search, min_score: int | None, deadline: float | None) -> ClaimResult:
+def adjudicate(
+    search: Search, min_score: int | None, deadline: float | None, verdict_first: bool = True
+) -> ClaimResult:
     """Decide a claim (null window at ``min_score``), then its exact value, then a defeating line.
 
     A timeout after the claim is decided still gives a ruling
-    (``guaranteed`` None); one before gives ``decided=False``.
+    (``guaranteed`` None); one before gives ``decided=False``. Without
+    ``verdict_first`` the exact value is searched for first and decides.
     """
     low, high = search.bounds()
     holds: bool | None = None
     guaranteed: int | None = None
+    if not verdict_first and min_score is not None:
+        return _exact_first(search, min_score, deadline, low, high)
     try:
         if min_score is not None:
             g = search.value(min_score - 1, min_score)
@@ -127,6 +158,20 @@ def adjudicate(search: Search, min_score: int | None, deadline: float | None) ->
     if holds is False and min_score is not None:
         line = search.defeating_line(min_score, _line_deadline(deadline), guaranteed)
     return ClaimResult(holds, guaranteed, line, True, search.nodes)
+
+
+def _exact_first(
+    search: Search, min_score: int, deadline: float | None, low: int, high: int
+) -> ClaimResult:
+    """:func:`adjudicate` the slow way: the exact value first, the verdict from it."""
+    try:
+        guaranteed = mtd(search, low, high, high)
+    except SearchTimeout:
+        return ClaimResult(None, None, [], False, search.nodes)
+    if guaranteed >= min_score:
+        return ClaimResult(True, guaranteed, [], True, search.nodes)
+    line = search.defeating_line(min_score, _line_deadline(deadline), guaranteed)
+    return ClaimResult(False, guaranteed, line, True, search.nodes)
 
 
 def _line_deadline(deadline: float | None) -> float:

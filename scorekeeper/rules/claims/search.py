@@ -11,7 +11,8 @@ search) and :mod:`.core` (the driver: null window, MTD(f), deadline).
 Speed comes from bit sets, from playing equivalent cards as one (cards of a
 suit in one hand with nothing but played cards between them, unless they
 score differently), from move ordering, from cheap bounds (what is still to
-score) and from a table of bounds at the start of each trick.
+score; no trick can change hands any more) and from a table of bounds at the
+start of each trick. Each can be switched off (:class:`~.core.SearchOptions`).
 
 >>> from scorekeeper.rules.cards import hand_mask, parse_cards
 >>> def hand(text): return hand_mask(parse_cards(text.split()))
@@ -31,13 +32,20 @@ from typing import NamedTuple
 
 from scorekeeper.rules.cards import Suit
 from scorekeeper.rules.claims.bits import SUIT_MASK_OF, SUIT_OF, cards, representatives
-from scorekeeper.rules.claims.core import ClaimResult, SearchTimeout, adjudicate, deadline_after
+from scorekeeper.rules.claims.core import (
+    ALL_ON,
+    ClaimResult,
+    SearchOptions,
+    SearchTimeout,
+    adjudicate,
+    deadline_after,
+)
 from scorekeeper.rules.claims.tree import NOT_HEARTS, TrickTree
 from scorekeeper.rules.claims.weights import doubled_holders_of
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
 
-__all__ = ["TrickSearch", "solve_claim"]
+__all__ = ["TrickSearch", "solve_claim", "trick_search"]
 
 
 class _Undo(NamedTuple):
@@ -112,11 +120,11 @@ class TrickSearch(TrickTree):
             follow = hand & SUIT_MASK_OF[trick[0]]
             legal = follow or hand & self.penalty or hand
             top, top_seat = self._winning(trick)
-            reps = cards(representatives(hand, legal, rem, self.special))
+            reps = cards(representatives(hand, legal, rem, self.apart))
             moves = self._follow_order(player, reps, follow, top, top_seat)
         else:
             legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
-            moves = self._lead_order(player, cards(representatives(hand, legal, rem, self.special)))
+            moves = self._lead_order(player, cards(representatives(hand, legal, rem, self.apart)))
         if player != self.seat:
             return next(c for c in moves if self._after(c, below - 1, below) < below)
         if exact is not None:
@@ -146,6 +154,7 @@ def solve_claim(
     deadline: float | None = None,
     *,
     doubled_holders: Mapping[int, int] | None = None,
+    options: SearchOptions = ALL_ON,
 ) -> ClaimResult:
     """Adjudicate a claim in a trick contract (double-dummy, three against one).
 
@@ -155,13 +164,53 @@ def solve_claim(
     still in play, from the hands and the trick. ``deadline`` is a
     ``time.monotonic()`` value (default: 20 s from now). ``king`` does not
     change the rest of a deal; it is accepted for symmetry with the checks.
+    ``options`` switch the speed-ups (tests compare each one off and on).
     """
     del king
+    when = deadline_after(None) if deadline is None else deadline
+    search = trick_search(
+        rules,
+        contracts,
+        hands,
+        current_trick,
+        leader,
+        doubled,
+        seat,
+        hearts_broken,
+        when,
+        doubled_holders=doubled_holders,
+        options=options,
+    )
+    return adjudicate(search, min_score, when, options.verdict_first)
+
+
+def trick_search(
+    rules: RuleSet,
+    contracts: Sequence[Contract],
+    hands: Sequence[int],
+    current_trick: Sequence[int],
+    leader: int,
+    doubled: int,
+    seat: int,
+    hearts_broken: bool,
+    deadline: float,
+    *,
+    doubled_holders: Mapping[int, int] | None = None,
+    options: SearchOptions = ALL_ON,
+) -> TrickSearch:
+    """The search of a claim, ready to run (arguments as :func:`solve_claim`'s)."""
     holders = doubled_holders_of(doubled, hands, current_trick, leader)
     if doubled_holders is not None:
         holders.update({card: s for card, s in doubled_holders.items() if doubled >> card & 1})
-    when = deadline_after(None) if deadline is None else deadline
-    search = TrickSearch(
-        rules, contracts, hands, current_trick, leader, hearts_broken, seat, holders, when
+    return TrickSearch(
+        rules,
+        contracts,
+        hands,
+        current_trick,
+        leader,
+        hearts_broken,
+        seat,
+        holders,
+        deadline,
+        options,
     )
-    return adjudicate(search, min_score, when)

@@ -4,6 +4,9 @@ The value of a position is the claimant's score *from here on*: the tricks
 still to be won, the current one included. So a table entry does not depend
 on the path to its position, and the table is keyed on the hands squeezed to
 relative ranks (:func:`.claim_bits.squeezed_key`) at the start of each trick.
+The fourth card of a trick looks at its choices' entries first (enhanced
+transposition cut-offs), and a trick's start is settled at once when no trick
+can change hands any more (quick bounds, :mod:`.quick`).
 
 Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
 rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
@@ -28,8 +31,15 @@ from scorekeeper.rules.claims.bits import (
     squeezed_key,
     to_front,
 )
-from scorekeeper.rules.claims.core import CHECK_EVERY, INFINITY, SearchTimeout
+from scorekeeper.rules.claims.core import (
+    ALL_ON,
+    CHECK_EVERY,
+    INFINITY,
+    SearchOptions,
+    SearchTimeout,
+)
 from scorekeeper.rules.claims.order import MoveOrder
+from scorekeeper.rules.claims.quick import QuickBounds
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import RuleSet
@@ -43,7 +53,7 @@ HEARTS = SUIT_MASKS[Suit.HEARTS]
 NOT_HEARTS = FULL_DECK ^ HEARTS
 
 
-class TrickTree(MoveOrder):
+class TrickTree(MoveOrder, QuickBounds):
     """Fail-soft alpha-beta over the claimant's score from the current position."""
 
     def __init__(
@@ -57,6 +67,7 @@ class TrickTree(MoveOrder):
         seat: int,
         holders: Mapping[int, int],
         deadline: float,
+        options: SearchOptions = ALL_ON,
     ) -> None:
         plan = plan_for(rules, contracts)
         self.lead_mode, self.penalty = plan.lead_mode, plan.penalty
@@ -64,12 +75,21 @@ class TrickTree(MoveOrder):
         self.win, self.lose, self.trick_value = weights.win, weights.lose, weights.trick
         self.special, self.groups = weights.special, weights.groups
         self.special_shifts = tuple(13 * s for s in range(4) if weights.special & SUIT_MASKS[s])
+        self.apart = weights.special if options.equivalence else FULL_DECK  # never merged
+        self.use_table, self.quick, self.ordering = (
+            options.table,
+            options.quick_bounds,
+            options.ordering,
+        )
+        self.win_cards = sum(1 << c for c in range(52) if weights.win[c])
+        self.lose_cards = sum(1 << c for c in range(52) if weights.lose[c])
         self.avoid = rules.sign > 0  # normal signs: taking things never helps the claimant
         self.hands = list(hands)
         self.trick = list(trick)
         self.leader, self.seat, self.deadline = leader, seat, deadline
         self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
         self.nodes = 0
+        self.trick_cards: list[int] = []
         self.table: dict[int, tuple[int, int, int]] = {}
         self.squeezed: dict[int, int] = {}
 
@@ -124,6 +144,9 @@ class TrickTree(MoveOrder):
         if high <= alpha:
             return high
         leader = self.leader
+        if not self.use_table:
+            settled = self._settled(hands, rem, leader) if self.quick else None
+            return self._lead_search(alpha, beta, rem, -1)[0] if settled is None else settled
         raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
         squeezed = self.squeezed.get(raw)
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
@@ -138,17 +161,14 @@ class TrickTree(MoveOrder):
                 return low
             if high <= alpha:
                 return high
-        self.nodes += 1
-        if not self.nodes & CHECK_EVERY:
-            self._check_clock()
+        elif self.quick:
+            settled = self._settled(hands, rem, leader)
+            if settled is not None:
+                self.table[key] = (settled, settled, 0)
+                return settled
         a = alpha if alpha > low else low
         b = beta if beta < high else high
-        hand = hands[leader]
-        legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
-        moves = self._lead_order(leader, cards(representatives(hand, legal, rem, self.special)))
-        if hint >= 0:  # the best lead found before in this position, up to rank equivalence
-            to_front(moves, card_at(rem, hint))
-        best, card = self._lead_loop(leader, hand, moves, rem, a, b)
+        best, card = self._lead_search(a, b, rem, hint)
         if best <= a:
             high = best
         elif best >= b:
@@ -157,6 +177,19 @@ class TrickTree(MoveOrder):
             low = high = best
         self.table[key] = (low, high, place_of(rem, card))
         return best
+
+    def _lead_search(self, a: int, b: int, rem: int, hint: int) -> tuple[int, int]:
+        """The leads searched in the window (a, b), the table's ``hint`` first: value, best card."""
+        self.nodes += 1
+        if not self.nodes & CHECK_EVERY:
+            self._check_clock()
+        leader = self.leader
+        hand = self.hands[leader]
+        legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
+        moves = self._lead_order(leader, cards(representatives(hand, legal, rem, self.apart)))
+        if hint >= 0 and self.ordering:  # the best lead found before here, up to rank equivalence
+            to_front(moves, card_at(rem, hint))
+        return self._lead_loop(leader, hand, moves, rem, a, b)
 
     def _check_clock(self) -> None:
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""
@@ -220,7 +253,7 @@ class TrickTree(MoveOrder):
         suit_mask = SUIT_MASK_OF[trick[0]]
         follow = hand & suit_mask
         legal = follow or hand & self.penalty or hand
-        plain = hand & ~self.special  # representatives(), inlined: this is the hot loop
+        plain = hand & ~self.apart  # representatives(), inlined: this is the hot loop
         reps = legal & ~((((FULL_DECK ^ rem) & NOT_ACES) + ((plain & NOT_ACES) << 1)) & plain)
         if reps & (reps - 1):
             moves = self._follow_order(player, cards(reps), follow, top, top_seat)
@@ -265,7 +298,12 @@ class TrickTree(MoveOrder):
         breaks = self.lead_mode == 2 and not broken and suit != Suit.HEARTS
         maximise = player == seat
         best = -INFINITY if maximise else INFINITY
-        self.trick = []
+        self.trick, self.trick_cards = [], trick
+        if len(moves) > 1 and self.use_table:
+            cut = self._known_cut(player, hand, moves, a, b, top, top_seat, win3, lose3, breaks)
+            if cut is not None:
+                hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
+                return cut
         for card in moves:
             winner = player if SUIT_OF[card] == suit and card > top else top_seat
             delta = win3 + win[card] if winner == seat else lose3 + lose[card]
@@ -287,6 +325,49 @@ class TrickTree(MoveOrder):
                 break
         hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
         return best
+
+    def _known_cut(
+        self,
+        player: int,
+        hand: int,
+        moves: list[int],
+        a: int,
+        b: int,
+        top: int,
+        top_seat: int,
+        win3: int,
+        lose3: int,
+        breaks: bool,
+    ) -> int | None:
+        """A fourth card whose next trick the table already knows to cut off, if any.
+
+        Looking at every choice's table entry before searching the first one
+        finds a cut-off that the order of the moves would have reached late.
+        """
+        trick, hands, seat = self.trick_cards, self.hands, self.seat
+        suit = SUIT_OF[trick[0]]
+        for card in moves:
+            winner = player if SUIT_OF[card] == suit and card > top else top_seat
+            delta = win3 + self.win[card] if winner == seat else lose3 + self.lose[card]
+            hands[player] = hand ^ 1 << card
+            if breaks:
+                self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
+            entry = self._entry(winner)
+            if entry is not None:
+                if player == seat and delta + entry[0] >= b:
+                    return delta + entry[0]
+                if player != seat and delta + entry[1] <= a:
+                    return delta + entry[1]
+        return None
+
+    def _entry(self, leader: int) -> tuple[int, int, int] | None:
+        """The table entry of the next trick's start with ``leader`` to lead, if any."""
+        h0, h1, h2, h3 = self.hands
+        raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
+        squeezed = self.squeezed.get(raw)
+        if squeezed is None:
+            return None
+        return self.table.get(squeezed << 3 | leader << 1 | self.broken)
 
     def _winning(self, trick: list[int]) -> tuple[int, int]:
         """The card winning the trick so far and its seat."""
