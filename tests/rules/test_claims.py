@@ -8,9 +8,6 @@ against :func:`score_deal` on complete deals.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-import pkgutil
 import random
 import time
 from collections.abc import Sequence
@@ -20,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import scorekeeper.rules.claims as claims_package
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
+from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.claims.core import ClaimResult
 from scorekeeper.rules.claims.search import solve_claim
 from scorekeeper.rules.claims.weights import doubled_holders_of
@@ -463,14 +460,23 @@ def test_positions_alike_up_to_rank_share_a_table_key() -> None:
     assert squeezed_key(*c[:3], rem_a, 0, ()) != squeezed_key(*a[:3], rem_a, 0, ())
 
 
-# --- the package's docstring examples ------------------------------------------------------------
-
-CLAIM_MODULES = sorted(m.name for m in pkgutil.iter_modules(claims_package.__path__))
-
-
-@pytest.mark.parametrize("name", CLAIM_MODULES)
-def test_claim_modules_docstring_examples_run(name: str) -> None:
-    # test_doctests.py walks scorekeeper.rules one level deep: not into this package.
-    module = importlib.import_module(f"scorekeeper.rules.claims.{name}")
-    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert failures == 0
+@pytest.mark.parametrize(
+    ("self_capture", "cost"), [("single", 75), ("double", 150), ("quadruple", 300)]
+)
+def test_r3_a_claimant_who_must_take_his_own_doubled_king_pays_the_house_rules_price(
+    self_capture: str, cost: int
+) -> None:
+    """R3 with R9 "doubled self-capture": one card each, the claimant leads his own doubled
+    K♥ and takes it; the claim check agrees with the scoring (−75, −150 or −300)."""
+    body = {
+        "rules": {"doubled_self_capture": self_capture},
+        "contracts": ["king"],
+        "king": 0,
+        "hands": {"0": ["KH"], "1": ["2H"], "2": ["3H"], "3": ["4H"]},
+        "doubled": ["KH"],
+        "current_trick": [],
+        "leader": 0,
+        "claim": {"seat": 0, "min_score": -cost},
+    }
+    answer = check_claim(body)
+    assert answer["holds"] and answer["guaranteed"] == -cost

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.ruleset import RuleSet, SelfCapture
+from scorekeeper.rules.ruleset import RuleSet
 
 __all__ = ["Weights", "claim_weights", "doubled_holders_of"]
 
@@ -84,8 +84,7 @@ def _doubleable(
     elif holder != seat:
         win[index] -= 2 * value
     else:
-        double = rules.doubled_self_capture is SelfCapture.DOUBLE
-        win[index] -= 2 * value if double else value
+        win[index] -= rules.doubled_self_capture.multiplier * value
         lose[index] += value
 
 
