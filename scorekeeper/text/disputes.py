@@ -239,33 +239,19 @@ def redeal_reason(code: str, hand: int) -> str:
 # --- claims ----------------------------------------------------------------------------------
 
 
-def claim_sentence(
-    decided: bool, holds: bool, guaranteed: int | None, player: str, claimed: int, limit: float
-) -> str:
-    """The claim's verdict in one sentence."""
-    if not decided:
-        return gettext(
-            "Not decided in time (%(seconds)s s): no ruling. Try a longer time limit, or "
-            "settle it at the table.",
-            seconds=f"{limit:g}",
-        )
-    if holds:
-        return gettext(
-            "The claim holds: %(player)s can make sure of at least %(claimed)s from here, "
-            "whatever the others do.",
-            player=player,
-            claimed=number(claimed),
-        )
-    if guaranteed is None:
-        return gettext(
-            "The claim fails: the others can keep %(player)s below %(claimed)s.",
-            player=player,
-            claimed=number(claimed),
-        )
-    return gettext(
-        "The claim fails: the others can hold %(player)s to %(score)s, less than the "
-        "%(claimed)s claimed.",
-        player=player,
-        score=number(guaranteed),
-        claimed=number(claimed),
-    )
+def claim_sentence(verdict: dict[str, Any]) -> str:
+    """A claim's verdict (the claim check's ``verdict`` part) in the reader's language,
+    its numbers in the page's digits."""
+    return render(verdict["part"], _numbers(verdict.get("params", {})), current_translations())
+
+
+def _numbers(params: dict[str, Any]) -> dict[str, Any]:
+    """Scores as the reader writes them (−30, ٣٠−…), inside nested parts too."""
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        if isinstance(value, dict) and "part" in value:
+            value = {"part": value["part"], "params": _numbers(value.get("params", {}))}
+        elif isinstance(value, int) and not isinstance(value, bool):
+            value = number(value)
+        out[name] = value
+    return out

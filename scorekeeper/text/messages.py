@@ -119,6 +119,22 @@ WORDS: dict[str, Template] = {
     "word.first_redeal": N_("the first redeal"),
     "word.first_misdeal": N_("the first misdeal"),
     **{f"contract.{c.value}": label for c, label in CONTRACT_LABELS.items()},
+    # A claim's verdict (rules/claims/check.py: claim_verdict), on the page and in the API.
+    "claim.undecided": N_("Not decided in time (%(seconds)s s): no ruling."),
+    "claim.holds": N_(
+        "The claim holds: %(player)s can make sure of at least %(claimed)s from here (%(why)s)."
+    ),
+    "claim.fails": N_(
+        "The claim fails: the others can hold %(player)s to %(score)s; see the line."
+    ),
+    "claim.fails_below": N_(
+        "The claim fails: the others can keep %(player)s below %(claimed)s; see the line."
+    ),
+    "claim.why.no_tricks": N_("he takes no more tricks whatever the others do"),
+    "claim.why.no_king": N_("he does not take the K♥ whatever the others do"),
+    "claim.why.first_out": N_("he goes out first whatever the others do"),
+    "claim.why.whatever": N_("whatever the others do"),
+    "claim.why.best": N_("best play gives him %(score)s"),
 }
 
 _CARDS_AND_CONTRACTS: dict[str, Template] = {

@@ -80,6 +80,14 @@ def test_r6_no_more_tricks_holds() -> None:
         "nodes": answer["nodes"],
         "message": "The claim holds: Rana can make sure of at least 0 from here "
         "(he takes no more tricks whatever the others do).",
+        "verdict": {
+            "part": "claim.holds",
+            "params": {
+                "player": "Rana",
+                "claimed": 0,
+                "why": {"part": "claim.why.no_tricks", "params": {}},
+            },
+        },
     }
 
 
@@ -371,3 +379,15 @@ def test_r2_claim_accepts_the_dealer() -> None:
     plain = check_claim(body(rules=rules))
     assert check_claim(body(rules=rules, dealer=2)) == plain
     assert check_claim(trix_body(dealer=3))["holds"] == check_claim(trix_body())["holds"]
+
+
+def test_the_verdict_says_the_same_as_the_message_in_english() -> None:
+    """One sentence, said once: the text layer renders the verdict part into the engine's
+    own English message (and into every other language)."""
+    from scorekeeper.text.disputes import claim_sentence
+
+    for claim in ({"seat": 0, "min_score": 0}, {"seat": 1, "min_score": 0}):
+        answer = check_claim(body(claim=claim))
+        assert claim_sentence(answer["verdict"]) == answer["message"]
+    slow = check_claim(body(time_limit=0.0001))
+    assert claim_sentence(slow["verdict"]) == slow["message"]

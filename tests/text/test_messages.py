@@ -762,8 +762,49 @@ def _keys(params: dict[str, Any]) -> Iterator[str]:
                 yield from _keys({"item": item})
 
 
+def verdicts() -> list[tuple[dict[str, Any], str]]:
+    """A claim's every kind of verdict: (the part, the engine's English sentence)."""
+    from scorekeeper.rules.cards import KING_OF_HEARTS
+    from scorekeeper.rules.claims import ClaimResult
+    from scorekeeper.rules.claims.check import claim_verdict
+
+    rules, k, c, t = RuleSet(), (Contract.KING,), (Contract.COLLECTIONS,), (Contract.TRIX,)
+    king_in_play = [KING_OF_HEARTS.bit, 0, 0, 0]
+    cases = [
+        (ClaimResult(None, None, [], False), k, 0, 2.5),
+        (ClaimResult(True, 0, [], True), c, 0, 20),
+        (ClaimResult(True, 0, [], True), k, 0, 20),
+        (ClaimResult(True, 200, [], True), t, 200, 20),
+        (ClaimResult(True, -25, [], True), (Contract.QUEENS,), -50, 20),
+        (ClaimResult(True, None, [], True), (Contract.QUEENS,), -50, 20),
+        (ClaimResult(False, -30, [0], True), c, 0, 20),
+        (ClaimResult(False, None, [0], True), c, 0, 20),
+    ]
+    return [
+        claim_verdict(result, rules, contracts, "Sami", claimed, limit, king_in_play)
+        for result, contracts, claimed, limit in cases
+    ]
+
+
+def test_a_claims_verdict_is_the_engines_sentence_in_every_language(app: Any) -> None:
+    """One sentence for a claim's verdict: the text layer renders the engine's part into the
+    engine's own English, and the catalogue has it in every language."""
+    from flask_babel import refresh
+
+    from scorekeeper.text.disputes import claim_sentence
+
+    with app.test_request_context("/?lang=en"):
+        for verdict, message in verdicts():
+            assert claim_sentence(verdict) == message
+    with app.test_request_context("/?lang=ar"):
+        refresh()  # the app context is shared with the English request above
+        for verdict, message in verdicts():
+            assert claim_sentence(verdict) != message  # translated, not English
+
+
 def test_the_corpus_meets_every_template() -> None:
     seen = {p.key for p in CORPUS} | {k for p in CORPUS for k in _keys(p.params)}
+    seen |= {k for verdict, _ in verdicts() for k in [verdict["part"], *_keys(verdict["params"])]}
     assert set(PROBLEMS) - seen == {"nothing_to_undo"}  # needs a database: the next test
     assert set(WORDS) - seen - {"join.plus"} == set()
 

@@ -44,7 +44,7 @@ from scorekeeper.rules.claims.position import (
 from scorekeeper.rules.claims.search import solve_claim
 from scorekeeper.rules.claims.trix import solve_trix_claim
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.errors import MalformedError, part
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import check_contracts
 from scorekeeper.rules.trix import Layout
@@ -85,6 +85,7 @@ def check_claim(body: Mapping[str, Any]) -> JSON:
     else:
         result = _tricks(rules, contracts, body, hands, seat, min_score, deadline, names)
     who = names[seat] if names else f"seat {seat}"
+    verdict, english = claim_verdict(result, rules, contracts, who, min_score, limit, hands)
     return {
         "ok": True,
         "holds": result.holds,
@@ -92,7 +93,8 @@ def check_claim(body: Mapping[str, Any]) -> JSON:
         "line": ["pass" if c is None else str(ALL_CARDS[c]) for c in result.line],
         "decided": result.decided,
         "nodes": result.nodes,
-        "message": claim_sentence(result, rules, contracts, who, min_score, limit, hands),
+        "message": english,
+        "verdict": verdict,
     }
 
 
@@ -146,7 +148,7 @@ def _to_play(body: Mapping[str, Any]) -> int:
     return parse_seat(required(body, "to_play"), "to_play")
 
 
-def claim_sentence(
+def claim_verdict(
     result: ClaimResult,
     rules: RuleSet,
     contracts: tuple[Contract, ...],
@@ -154,41 +156,63 @@ def claim_sentence(
     min_score: int,
     limit: float,
     hands: list[int],
-) -> str:
-    """One plain sentence for the table.
+) -> tuple[dict[str, Any], str]:
+    """The verdict as a message part (its words in every language: ``text/messages.py``'s
+    ``claim.*`` templates) and as one plain English sentence for the table.
 
-    >>> claim_sentence(ClaimResult(None, None, [], False), RuleSet(), (Contract.KING,),
-    ...                "Sami", 0, 20.0, [0, 0, 0, 0])
+    >>> claim_verdict(ClaimResult(None, None, [], False), RuleSet(), (Contract.KING,),
+    ...               "Sami", 0, 20.0, [0, 0, 0, 0])[1]
     'Not decided in time (20 s): no ruling.'
     """
     if not result.decided:
-        return f"Not decided in time ({limit:g} s): no ruling."
+        seconds = f"{limit:g}"
+        return part(
+            "claim.undecided", seconds=seconds
+        ), f"Not decided in time ({seconds} s): no ruling."
     g = result.guaranteed
     if result.holds:
-        why = _reason(rules, contracts, min_score, hands)
-        if why is None:
-            why = "whatever the others do" if g is None else f"best play gives him {_num(g)}"
-        return (
-            f"The claim holds: {who} can make sure of at least {_num(min_score)} from here ({why})."
-        )
+        why, why_text = _reason(rules, contracts, min_score, hands, g)
+        verdict = part("claim.holds", player=who, claimed=min_score, why=why)
+        at_least = _num(min_score)
+        english = f"The claim holds: {who} can make sure of at least {at_least} from here "
+        english += f"({why_text})."
+        return verdict, english
     if g is None:
-        return f"The claim fails: the others can keep {who} below {_num(min_score)}; see the line."
-    return f"The claim fails: the others can hold {who} to {_num(g)}; see the line."
+        english = (
+            f"The claim fails: the others can keep {who} below {_num(min_score)}; see the line."
+        )
+        return part("claim.fails_below", player=who, claimed=min_score), english
+    english = f"The claim fails: the others can hold {who} to {_num(g)}; see the line."
+    return part("claim.fails", player=who, score=g), english
+
+
+_REASONS = {
+    "claim.why.no_tricks": "he takes no more tricks whatever the others do",
+    "claim.why.no_king": "he does not take the K♥ whatever the others do",
+    "claim.why.first_out": "he goes out first whatever the others do",
+    "claim.why.whatever": "whatever the others do",
+}
 
 
 def _reason(
-    rules: RuleSet, contracts: tuple[Contract, ...], min_score: int, hands: list[int]
-) -> str | None:
-    """The everyday words of the usual claims, when they apply."""
+    rules: RuleSet, contracts: tuple[Contract, ...], min_score: int, hands: list[int], g: int | None
+) -> tuple[dict[str, Any], str]:
+    """Why a claim holds, in the everyday words of the usual claims when they apply."""
     normal = not rules.inverted
+    key = "claim.why.whatever"
     if contracts == (Contract.COLLECTIONS,) and min_score == 0 and normal:
-        return "he takes no more tricks whatever the others do"
-    in_play = any(h & KING_OF_HEARTS.bit for h in hands)
-    if contracts == (Contract.KING,) and min_score == 0 and normal and in_play:
-        return "he does not take the K♥ whatever the others do"
-    if contracts == (Contract.TRIX,) and min_score == rules.sign * rules.values.trix[0]:
-        return "he goes out first whatever the others do"
-    return None
+        key = "claim.why.no_tricks"
+    elif contracts == (Contract.KING,) and min_score == 0 and normal and _king_in_play(hands):
+        key = "claim.why.no_king"
+    elif contracts == (Contract.TRIX,) and min_score == rules.sign * rules.values.trix[0]:
+        key = "claim.why.first_out"
+    elif g is not None:
+        return part("claim.why.best", score=g), f"best play gives him {_num(g)}"
+    return part(key), _REASONS[key]
+
+
+def _king_in_play(hands: list[int]) -> bool:
+    return any(h & KING_OF_HEARTS.bit for h in hands)
 
 
 def _num(n: int) -> str:

@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.rules.checks import CHECKS
+from scorekeeper.text.disputes import claim_sentence
 from scorekeeper.text.locale import gettext as _
 
 bp = Blueprint("api", __name__)
@@ -47,4 +48,7 @@ def check(kind: str) -> Response:
             "There is no “%(kind)s” check; use one of %(allowed)s.", kind=kind, allowed=allowed
         )
         abort(404, description=message)
-    return jsonify(run(json_body()))
+    answer = run(json_body())
+    if "verdict" in answer:  # a claim's sentence, like every other message: the reader's language
+        answer["message"] = claim_sentence(answer["verdict"])
+    return jsonify(answer)

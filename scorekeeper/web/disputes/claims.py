@@ -208,14 +208,7 @@ def _judge_claim(desk: Desk, entered: Entered) -> ClaimView | None:
         entered.add_problems(error.problems, claim_field)
         return None
     seat = body["claim"]["seat"]
-    sentence = text.claim_sentence(
-        answer["decided"],
-        answer["holds"],
-        answer["guaranteed"],
-        desk.names[seat],
-        body["claim"]["min_score"],
-        body["time_limit"],
-    )
+    sentence = text.claim_sentence(answer["verdict"])
     line: list[str] = answer["line"] if not answer["holds"] else []
     if body["contracts"] == ["trix"]:
         hands = [body["hands"][str(s)] for s in range(4)]

@@ -652,6 +652,7 @@ def test_a_claim_not_decided_in_time_says_so(
             "decided": False,
             "nodes": 10**6,
             "message": "",
+            "verdict": {"part": "claim.undecided", "params": {"seconds": "3"}},
         }
 
     monkeypatch.setattr(dispute_claims, "engine_check_claim", slow)
@@ -662,6 +663,7 @@ def test_a_claim_not_decided_in_time_says_so(
     )
     assert text_of(page, "verdict-headline") == "Not decided in time"
     assert "Not decided in time (3 s): no ruling." in text_of(page, "verdict-sentence")
+    assert "Try a longer time limit" in text_of(page, "verdict-sentence")
 
 
 def test_the_claim_form_keeps_its_default_time_limit(client: FlaskClient) -> None:
