@@ -40,11 +40,17 @@ from scorekeeper.store.game_store import (
     replay_edit,
     write,
 )
-from scorekeeper.store.input import clean_players
+from scorekeeper.store.input import check_storable, clean_players
 from scorekeeper.store.input import parse_deal_body as _parse_deal_body
 from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
 from scorekeeper.store.summary import DealRevision, GameSummary, summarize, summary_of
-from scorekeeper.store.tokens import hash_matches, hash_token, new_edit_token, new_game_id
+from scorekeeper.store.tokens import (
+    hash_matches,
+    hash_token,
+    is_game_id,
+    new_edit_token,
+    new_game_id,
+)
 from scorekeeper.store.transactions import write_transaction
 
 __all__ = [
@@ -84,6 +90,8 @@ def load_game(game_id: str) -> LoadedGame:
 
 
 def game_exists(game_id: str) -> bool:
+    if not is_game_id(game_id):
+        return False
     return db.session.scalar(select(models.Game.id).where(models.Game.id == game_id)) is not None
 
 
@@ -221,6 +229,7 @@ def record_redeal(
     game_id: str, entry: RedealEntry, expected_version: int | None = None, source: str = "page"
 ) -> LoadedGame:
     """Append a redeal or misdeal (R8): no contract is used up."""
+    check_storable(entry.note, "note")
 
     def change(session: Session, locked: Locked) -> LoadedGame:
         game = locked.loaded.game.record(entry)

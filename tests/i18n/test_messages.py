@@ -680,7 +680,8 @@ def request_cases() -> Iterator[Callable[[], object]]:
     yield lambda: Suit.parse("X")
     yield lambda: Rank.parse(" 1 ")
     yield lambda: Contract.parse(3)
-    for raw in ("abc", ["a", "b"], ["a"], [1, "", "x" * 41, "a\nb"], ["a", "b", "A", "c"]):
+    unseen = ["\u200b", "a\u202eb", "\udfff", "d"]  # invisible, bidi control, unstorable
+    for raw in ("abc", ["a", "b"], ["a"], [1, "", "x" * 41, "a\nb"], ["a", "b", "A", "c"], unseen):
         yield lambda r=raw: clean_players(r)
     yield lambda: parse_new_game_body({"players": NAMES, "foo": 1})
     yield lambda: parse_new_game_body({"players": NAMES, "first_king": 9})

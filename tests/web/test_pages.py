@@ -168,7 +168,7 @@ def test_create_game_refuses_first_king_outside_custom_order(client: FlaskClient
         "/games/new", data={**data, "first_king": "0", "preset": "standard", **fields}
     )
     assert response.status_code == 422
-    assert "Omar is the first king, not Rana" in html(response)
+    assert "\u2068Omar\u2069 is the first king, not \u2068Rana\u2069" in html(response)
 
 
 def test_preset_applies_without_javascript_and_switches_override_it(client: FlaskClient) -> None:
@@ -305,10 +305,10 @@ def test_repeated_contract_is_refused_with_the_reason(client: FlaskClient) -> No
     game_id = new_game(client)
     post_deal(client, game_id, "trix", DEALS["trix"])
     form = html(client.get(f"/games/{game_id}/deals/new?contracts=trix"))
-    assert "Rana has already played Trix in his kingdom" in form
+    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in form
     response = post_deal(client, game_id, "trix", DEALS["trix"])
     assert response.status_code == 409
-    assert "Rana has already played Trix in his kingdom" in html(response)
+    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in html(response)
     assert len(services.load_game(game_id).log) == 1
 
 

@@ -137,6 +137,8 @@ def undo(game_id: str) -> Page:
     form = UndoForm(data={"version": loaded.version})
     if not form.is_submitted() or form.confirm.data != "yes":
         return _render_undo(loaded, form)  # the confirmation step (without JavaScript)
+    if not form.validate():
+        return _render_undo(loaded, form, status=422)
     version = form.version.data
     outcome = try_form_write(
         lambda: services.undo_last(game_id, version, source="page"),
