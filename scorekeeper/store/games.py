@@ -14,6 +14,7 @@ Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Collection
 from typing import Any
 
@@ -73,6 +74,7 @@ __all__ = [
     "record_redeal",
     "replace_edit_token",
     "token_matches",
+    "token_ref_matches",
     "undo_last",
 ]
 
@@ -106,6 +108,22 @@ def token_matches(game_id: str, token: str) -> bool:
         hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
         return False
     return hash_matches(stored, token)
+
+
+MIN_REF_LENGTH = 16
+"""64 bits of the hash: a reference no one stumbles on."""
+
+
+def token_ref_matches(game_id: str, ref: str) -> bool:
+    """Whether ``ref`` (a prefix of a token's hash, as a session keeps it) is this game's
+    current edit token's (constant time; False for no such game)."""
+    try:
+        _version, stored = head(game_id)
+    except GameNotFound:
+        return False
+    if len(ref) < MIN_REF_LENGTH:
+        return False
+    return hmac.compare_digest(stored[: len(ref)].encode(), ref.encode("ascii", "replace"))
 
 
 def replace_edit_token(game_id: str) -> str:

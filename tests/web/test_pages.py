@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.store import games as services
+from tests.common import owner_token
 from tests.web.pages import NAMES, html, new_game, post_deal, version
 
 # --- helpers -------------------------------------------------------------------------------
@@ -120,9 +121,8 @@ def test_new_game_page_explains_seats_and_offers_recent_names(client: FlaskClien
 
 def test_create_game_grants_edit_rights_and_keeps_token(client: FlaskClient) -> None:
     game_id = new_game(client, first_king=2)
-    with client.session_transaction() as session:
-        assert game_id in session["edit_games"]
-        assert services.token_matches(game_id, session["edit_tokens"][game_id])
+    token = owner_token(client, game_id)
+    assert token is not None and services.token_matches(game_id, token)
     loaded = services.load_game(game_id)
     assert loaded.players == NAMES and loaded.first_king == 2
     page = html(client.get(f"/games/{game_id}"))

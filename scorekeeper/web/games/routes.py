@@ -26,8 +26,7 @@ from scorekeeper.web.games.present import EntryRef, build_board, describe_entry
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import (
     can_edit,
-    grant_edit,
-    mark_owner,
+    grant_owner,
     remember_seen,
     require_edit,
 )
@@ -46,8 +45,7 @@ def new_game() -> Page:
         created = _create(form)
         if created is not None:
             loaded, token = created
-            grant_edit(loaded.id, token)
-            mark_owner(loaded.id)
+            grant_owner(loaded.id, token)
             flash(_("The game has started. Good luck!"), "success")
             return redirect(url_for("web.game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
