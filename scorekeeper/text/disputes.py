@@ -20,7 +20,7 @@ from scorekeeper.rules.ruleset import RevokeRule, RuleSet, TrixRevoke
 from scorekeeper.rules.trickplay import BROKEN_HEARTS, MUST_DISCARD, MUST_FOLLOW, NO_HEART_LEAD
 from scorekeeper.text import locale as i18n
 from scorekeeper.text.locale import format_number as number
-from scorekeeper.text.locale import isolate
+from scorekeeper.text.locale import isolate, isolate_name
 from scorekeeper.text.messages import current_translations, render
 
 
@@ -112,13 +112,13 @@ def trick_ruling(rules: RuleSet, player: str | None, trick: int | None, done: in
         return gettext(
             "%(player)s revoked on trick %(trick)d; under the standard penalty (R10), "
             "%(player)s takes every trick from trick %(trick)d on.",
-            player=player,
+            player=isolate_name(player),
             trick=trick,
         )
     return gettext(
         "%(player)s revoked on trick %(trick)d; under the house rule (R10), %(player)s is "
         "charged the whole deal, as if %(player)s had taken all 13 tricks.",
-        player=player,
+        player=isolate_name(player),
         trick=trick,
     )
 
@@ -131,7 +131,7 @@ def trix_pass_sentence(player: str, turn: int, could: int) -> str:
         "%(player)s passed on turn %(turn)d holding %(cards)s, which he could play.",
         "%(player)s passed on turn %(turn)d holding %(cards)s, any of which he could play.",
         count,
-        player=player,
+        player=isolate_name(player),
         turn=turn,
         cards=cards,
     )
@@ -145,12 +145,12 @@ def trix_ruling(
     order: Sequence[int] | None,
 ) -> str:
     """The Trix ruling: the finishing order, and what a pass with a legal play costs (R7)."""
-    listing = and_list([names[s] for s in order]) if order else ""
+    listing = and_list([isolate_name(names[s]) for s in order]) if order else ""
     if offender is None:
         if not order:
             return gettext("The play so far breaks no rule; the deal is not finished yet.")
         return gettext("No rule was broken; the finishing order is %(order)s.", order=listing)
-    values = {"player": names[offender], "turn": turn}
+    values = {"player": isolate_name(names[offender]), "turn": turn}
     if not order:
         return gettext(
             "%(player)s passed on turn %(turn)d holding a playable card (R7); "
@@ -233,19 +233,19 @@ def claim_sentence(
         return gettext(
             "The claim holds: %(player)s can make sure of at least %(claimed)s from here, "
             "whatever the others do.",
-            player=player,
+            player=isolate_name(player),
             claimed=number(claimed),
         )
     if guaranteed is None:
         return gettext(
             "The claim fails: the others can keep %(player)s below %(claimed)s.",
-            player=player,
+            player=isolate_name(player),
             claimed=number(claimed),
         )
     return gettext(
         "The claim fails: the others can hold %(player)s to %(score)s, less than the "
         "%(claimed)s claimed.",
-        player=player,
+        player=isolate_name(player),
         score=number(guaranteed),
         claimed=number(claimed),
     )
