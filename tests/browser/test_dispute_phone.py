@@ -103,7 +103,8 @@ def test_a_revoke_is_found_through_the_card_picker(
     expect(page.get_by_test_id("first-player")).to_have_text(who)
     expect(page.get_by_test_id("first-card")).to_have_text(ALL_CARDS[r_card].pretty)
     expect(page.get_by_test_id("ruling")).to_contain_text(
-        f"under the standard penalty (R10), \u2068{who}\u2069 takes every trick from trick {r_trick} on."
+        f"under the standard penalty (R10), \u2068{who}\u2069 takes every trick "
+        f"from trick {r_trick} on."
     )
     expect(page.get_by_test_id("check-scores")).to_be_visible()
     assert_fits(page)
