@@ -8,7 +8,9 @@ which wins over this file):
 - ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
 - ``GUNICORN_THREADS``: threads per worker (default 4); ``GUNICORN_TIMEOUT``
   (default 30 s).
-- ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off).
+- ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off). No
+  line ever holds an edit token: query strings are left out, and the edit link's
+  path is logged as ``/games/<id>/join/…`` (:class:`RedactingLogger`).
 - ``GUNICORN_CONTROL_SOCKET``: a path for ``gunicornc`` (default: none).
 - ``FORWARDED_ALLOW_IPS``: proxies whose ``X-Forwarded-*`` headers gunicorn
   trusts (default ``127.0.0.1``); see also the app's ``TRUSTED_PROXIES``.
@@ -22,9 +24,29 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from typing import Any
 
+from gunicorn.glogging import Logger
+
 MAX_WORKERS = 8
+TOKEN_IN_PATH = re.compile(r"(/join/)[^/?#\s\"]+")
+"""The edit link ``/games/<id>/join/<token>``: the part after ``/join/`` is the token."""
+
+
+def redact(text: str) -> str:
+    """``text`` with every edit link's token cut out: ``/games/abc/join/…``."""
+    return TOKEN_IN_PATH.sub(r"\1…", text)
+
+
+class RedactingLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logger, with edit tokens cut out of every access-log atom (the path, the
+    request line, the Referer and any other header a format may name): whoever reads
+    the logs must not be able to edit the games in them."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {key: redact(v) if isinstance(v, str) else v for key, v in found.items()}
 
 
 def _int_env(name: str, default: int) -> int:
@@ -53,9 +75,11 @@ preload_app = True
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None  # "" turns it off
+logger_class = RedactingLogger
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
-# The path without its query string (%(U)s): links may carry tokens there.
+# The path without its query string (%(U)s): links may carry tokens there; the edit
+# link's token, in its path, is cut out by RedactingLogger.
 # %(M)s is the request's duration in milliseconds.
 access_log_format = '%(h)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms "%(a)s"'
 proc_name = "scorekeeper"

@@ -32,7 +32,8 @@ from scorekeeper.rules.errors import MalformedError, Problem, RulesError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store.input import clean_players
+from scorekeeper.rules.scoring import score_deal
+from scorekeeper.store.input import check_storable, clean_players
 
 FORMAT = "scorekeeper.game"
 FORMAT_VERSION = 1
@@ -139,6 +140,7 @@ def parse_backup(data: object) -> Backup:
     """Check a backup file in full and replay its log; :class:`MalformedError` (422) if wrong."""
     if not isinstance(data, Mapping):
         raise refuse("A backup must be a JSON object.", code="backup_shape")
+    check_storable(data)  # a lone surrogate or a NUL, anywhere (names, notes, sources…)
     _check_format(data)
     _only(data, TOP_KEYS, None)
     rules = _rules(data.get("rules"))
@@ -148,6 +150,7 @@ def parse_backup(data: object) -> Backup:
     log = _log(_list(data, "log", None, MAX_LOG))
     game = _replay(rules, first_king, players, log)
     revisions = _all_revisions(data, len(log), version)
+    _check_history(rules, revisions, game, log)
     return Backup(
         version=version,
         created_at=_moment(data, "created_at", None),
@@ -291,6 +294,40 @@ def _revision(item: object, where: str, version: int, position: int | None) -> R
         _side(item.get("before"), f"{where}.before"),
         _side(item.get("after"), f"{where}.after"),
     )
+
+
+def _check_history(
+    rules: RuleSet, revisions: list[RevisionData], game: Game, log: list[LogData]
+) -> None:
+    """A revision's scores are the engine's for its deal, and each log position's last
+    revision is the deal as replayed: a file cannot carry a made-up history."""
+    last: dict[int, RevisionData] = {}
+    for revision in revisions:
+        for side in (revision.before, revision.after):
+            if side is not None and side.get("kind") == "deal":
+                _check_scores(rules, side, revision)
+        last[revision.position] = revision
+    replayed = {deal.n: deal for deal in game.deals}
+    for position, revision in last.items():
+        after = revision.after
+        if position >= len(log) or after is None or after.get("kind") != "deal":
+            continue
+        deal = replayed.get(after["n"])
+        if deal is None or list(deal.scores) != after["scores"] or deal.king != after["king"]:
+            message = f"The last revision of log entry {position + 1} is not the deal replayed."
+            raise refuse(message, f"log.{position}.revisions", "backup_history")
+
+
+def _check_scores(rules: RuleSet, side: dict[str, Any], revision: RevisionData) -> None:
+    entry = entry_from_dict({"contracts": side["contracts"], "captures": side["captures"]})
+    assert isinstance(entry, DealEntry)  # _side read it as a deal
+    try:
+        scores = list(score_deal(rules, entry.contracts, entry.captures))
+    except RulesError:
+        scores = None
+    if scores != side["scores"]:
+        message = f"Revision {revision.version}'s scores are not the ones its deal scores."
+        raise refuse(message, f"log.{revision.position}.revisions", "backup_history")
 
 
 def _side(raw: object, where: str) -> dict[str, Any] | None:

@@ -41,6 +41,7 @@ from scorekeeper.store.snapshot import (
     UnreplayableLog,
 )
 from scorekeeper.store.summary import summarize
+from scorekeeper.store.tokens import is_game_id
 from scorekeeper.store.transactions import write_transaction
 
 T = TypeVar("T")
@@ -147,6 +148,8 @@ def head(game_id: str) -> tuple[int, str]:
         heads = request.environ.setdefault(HEADS_KEY, {})
         if game_id in heads:
             return heads[game_id]
+    if not is_game_id(game_id):
+        raise GameNotFound(game_id)
     row = db.session().connection().execute(HEAD, {"game_id": game_id}).first()
     if row is None:
         raise GameNotFound(game_id)
@@ -163,6 +166,8 @@ def forget_head(game_id: str) -> None:
 
 
 def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:
+    if not is_game_id(game_id):
+        raise GameNotFound(game_id)
     stmt = (
         select(models.Game).where(models.Game.id == game_id).options(joinedload(models.Game.seats))
     )

@@ -14,6 +14,7 @@ Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Collection
 
 from sqlalchemy import select
@@ -41,10 +42,16 @@ from scorekeeper.store.game_store import (
     replay_edit,
     write,
 )
-from scorekeeper.store.input import clean_players
+from scorekeeper.store.input import check_storable, clean_players
 from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
 from scorekeeper.store.summary import DealRevision, GameSummary, summarize, summary_of
-from scorekeeper.store.tokens import hash_matches, hash_token, new_edit_token, new_game_id
+from scorekeeper.store.tokens import (
+    hash_matches,
+    hash_token,
+    is_game_id,
+    new_edit_token,
+    new_game_id,
+)
 from scorekeeper.store.transactions import write_transaction
 
 __all__ = [
@@ -66,6 +73,7 @@ __all__ = [
     "record_redeal",
     "replace_edit_token",
     "token_matches",
+    "token_ref_matches",
     "undo_last",
 ]
 
@@ -74,6 +82,8 @@ __all__ = [
 
 
 def game_exists(game_id: str) -> bool:
+    if not is_game_id(game_id):
+        return False
     return db.session.scalar(select(models.Game.id).where(models.Game.id == game_id)) is not None
 
 
@@ -88,6 +98,22 @@ def token_matches(game_id: str, token: str) -> bool:
         hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
         return False
     return hash_matches(stored, token)
+
+
+MIN_REF_LENGTH = 16
+"""64 bits of the hash: a reference no one stumbles on."""
+
+
+def token_ref_matches(game_id: str, ref: str) -> bool:
+    """Whether ``ref`` (a prefix of a token's hash, as a session keeps it) is this game's
+    current edit token's (constant time; False for no such game)."""
+    try:
+        _version, stored = head(game_id)
+    except GameNotFound:
+        return False
+    if len(ref) < MIN_REF_LENGTH:
+        return False
+    return hmac.compare_digest(stored[: len(ref)].encode(), ref.encode("ascii", "replace"))
 
 
 def replace_edit_token(game_id: str) -> str:
@@ -204,6 +230,7 @@ def record_redeal(
     game_id: str, entry: RedealEntry, expected_version: int | None = None, source: str = "page"
 ) -> LoadedGame:
     """Append a redeal or misdeal (R8): no contract is used up."""
+    check_storable(entry.note, "note")
 
     def change(session: Session, locked: Locked) -> LoadedGame:
         game = locked.loaded.game.record(entry)

@@ -25,6 +25,62 @@ from scorekeeper.rules.wire import only_keys, parse_contract_names
 
 NAME_MAX = 40
 NOTE_MAX = 200
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Unicode's Bidi_Control characters: in a name they would turn the sentences around it."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+"""Characters that draw nothing although Unicode calls them letters or symbols."""
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
+"""Format characters (U+200B…), spaces and lone combining marks: nothing to read alone."""
+
+
+def storable(text: str) -> bool:
+    """Whether ``text`` can be stored by every database: UTF-8 (no lone surrogate), no NUL.
+
+    >>> storable("عمر ♥"), storable(chr(0xDFFF)), storable(chr(0))
+    (True, False, False)
+    """
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def unstorable_field(value: object, field: str = "") -> str | None:
+    """The path (``players.2``, ``log.0.entry.note``) of the first text in a JSON value,
+    key or string, that cannot be stored (:func:`storable`); None if all can."""
+    if isinstance(value, str):
+        return None if storable(value) else field
+    items: list[tuple[object, object]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list | tuple):
+        items = list(enumerate(value))
+    for key, item in items:
+        path = f"{field}.{key}" if field else str(key)
+        if isinstance(key, str) and not storable(key):
+            return field or "(key)"
+        found = unstorable_field(item, path)
+        if found is not None:
+            return found
+    return None
+
+
+def check_storable(value: object, field: str = "") -> None:
+    """Refuse (422, naming the field) a value holding text no database can store."""
+    where = unstorable_field(value, field)
+    if where is not None:
+        raise MalformedError.one(
+            "text_unstorable",
+            f"“{where}” contains a character that cannot be stored (a NUL, or half of a "
+            "surrogate pair such as \\udfff): send it as UTF-8 text.",
+            field=where,
+            name=where,
+        )
 
 
 @dataclass(frozen=True)
@@ -73,6 +129,15 @@ def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
             variant="not_text",
         )
         return None
+    if not storable(raw):
+        problems.add(
+            "text_unstorable",
+            f"“{field}” contains a character that cannot be stored (a NUL, or half of a "
+            "surrogate pair such as \\udfff): send it as UTF-8 text.",
+            field=field,
+            name=field,
+        )
+        return None
     name = unicodedata.normalize("NFC", raw.strip())
     if not name:
         problems.add(
@@ -106,7 +171,38 @@ def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
             number=seat + 1,
         )
         return None
+    return _check_visible(problems, seat, name)
+
+
+def _check_visible(problems: ProblemList, seat: int, name: str) -> str | None:
+    """Refuse a name that shows nothing, or that would turn its sentences around."""
+    field = f"players.{seat}"
+    if any(ch in BIDI_CONTROLS for ch in name):
+        problems.add(
+            "player_name_bidi",
+            f"Player {seat + 1}'s name contains a text-direction control character "
+            "(such as U+202E); type the name without it.",
+            rule="R1",
+            field=field,
+            seat=seat,
+            number=seat + 1,
+        )
+        return None
+    if all(_invisible(ch) for ch in name):
+        problems.add(
+            "player_name_invisible",
+            f"Player {seat + 1}'s name has no visible character; type letters or digits.",
+            rule="R1",
+            field=field,
+            seat=seat,
+            number=seat + 1,
+        )
+        return None
     return name
+
+
+def _invisible(ch: str) -> bool:
+    return ch in BLANK_LETTERS or unicodedata.category(ch) in INVISIBLE_CATEGORIES
 
 
 def _check_distinct(problems: ProblemList, names: list[str | None]) -> None:
@@ -180,6 +276,7 @@ def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
             variant="kind",
         )
     note = body.get("note")
+    check_storable(note, "note")
     if isinstance(note, str) and len(note) > NOTE_MAX:
         raise MalformedError.one(
             "note_length",

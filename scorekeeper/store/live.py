@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper.store import models
 from scorekeeper.store.snapshot import Change, GameNotFound
+from scorekeeper.store.tokens import is_game_id
 from scorekeeper.store.transactions import reader
 
 
@@ -32,6 +33,8 @@ class LiveState:
 
 def game_version(game_id: str) -> int:
     """The game's version (its ETag), read from its row alone; :class:`GameNotFound`."""
+    if not is_game_id(game_id):
+        raise GameNotFound(game_id)
     with reader() as read:
         version = read.scalar(select(models.Game.version).where(models.Game.id == game_id))
     if version is None:
@@ -41,6 +44,8 @@ def game_version(game_id: str) -> int:
 
 def live_state(game_id: str) -> LiveState:
     """The version, the cached summary and the last change, without replaying the log."""
+    if not is_game_id(game_id):
+        raise GameNotFound(game_id)
     with reader() as read:
         row = read.execute(
             select(models.Game.version, models.Game.summary, models.Game.finished).where(

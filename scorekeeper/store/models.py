@@ -19,6 +19,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -34,6 +35,7 @@ from scorekeeper.store import transactions as _transactions  # noqa: F401  (SQLi
 
 NAME_LENGTH = 40
 ID_LENGTH = 32
+RATE_KEY_LENGTH = 255
 
 
 def utcnow() -> datetime:
@@ -162,3 +164,17 @@ class Revision(db.Model):  # type: ignore[name-defined,misc]
             "action IN ('record', 'edit', 'undo', 'redeal')", name="ck_revisions_action"
         ),
     )
+
+
+class RateCounter(db.Model):  # type: ignore[name-defined,misc]
+    """One rate-limit counter (:mod:`scorekeeper.store.rate_counters`): in the database, so
+    that every gunicorn worker counts the same requests."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(RATE_KEY_LENGTH), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float)
+    """When the window ends, in seconds since the epoch."""
+
+    __table_args__ = (Index("ix_rate_counters_expires_at", "expires_at"),)

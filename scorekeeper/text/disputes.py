@@ -20,7 +20,7 @@ from scorekeeper.rules.ruleset import RevokeRule, RuleSet, TrixRevoke
 from scorekeeper.rules.trickplay import BROKEN_HEARTS, MUST_DISCARD, MUST_FOLLOW, NO_HEART_LEAD
 from scorekeeper.text import locale as i18n
 from scorekeeper.text.locale import format_number as number
-from scorekeeper.text.locale import isolate
+from scorekeeper.text.locale import isolate, isolate_name
 from scorekeeper.text.messages import current_translations, render
 
 
@@ -112,7 +112,7 @@ def trick_ruling(rules: RuleSet, player: str | None, trick: int | None, done: in
         return gettext(
             "%(player)s revoked on trick %(trick)d; under the standard penalty (R10), "
             "%(player)s takes every trick from trick %(trick)d on.",
-            player=player,
+            player=isolate_name(player),
             trick=trick,
         )
     return gettext(
@@ -120,7 +120,7 @@ def trick_ruling(rules: RuleSet, player: str | None, trick: int | None, done: in
         "as if %(player)s had taken all 13 tricks: %(player)s is charged the whole contract, "
         "the others score nothing for captures, and a doubling bonus still goes to the card's "
         "holder.",
-        player=player,
+        player=isolate_name(player),
         trick=trick,
     )
 
@@ -133,7 +133,7 @@ def trix_pass_sentence(player: str, turn: int, could: int) -> str:
         "%(player)s passed on turn %(turn)d holding %(cards)s, which he could play.",
         "%(player)s passed on turn %(turn)d holding %(cards)s, any of which he could play.",
         count,
-        player=player,
+        player=isolate_name(player),
         turn=turn,
         cards=cards,
     )
@@ -147,12 +147,12 @@ def trix_ruling(
     order: Sequence[int] | None,
 ) -> str:
     """The Trix ruling: the finishing order, and what a pass with a legal play costs (R7)."""
-    listing = and_list([names[s] for s in order]) if order else ""
+    listing = and_list([isolate_name(names[s]) for s in order]) if order else ""
     if offender is None:
         if not order:
             return gettext("The play so far breaks no rule; the deal is not finished yet.")
         return gettext("No rule was broken; the finishing order is %(order)s.", order=listing)
-    values = {"player": names[offender], "turn": turn}
+    values = {"player": isolate_name(names[offender]), "turn": turn}
     if not order:
         return gettext(
             "%(player)s passed on turn %(turn)d holding a playable card (R7); "
@@ -253,5 +253,7 @@ def _numbers(params: dict[str, Any]) -> dict[str, Any]:
             value = {"part": value["part"], "params": _numbers(value.get("params", {}))}
         elif isinstance(value, int) and not isinstance(value, bool):
             value = number(value)
+        elif name == "player" and isinstance(value, str):
+            value = isolate_name(value)  # a name never reorders the sentence around it
         out[name] = value
     return out

@@ -68,6 +68,13 @@ DIGIT_SAMPLES = {"latn": "0123", "arab": "٠١٢٣"}
 """How each digit system shows itself in the digits switch."""
 
 LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+BIDI_CONTROLS = str.maketrans(
+    dict.fromkeys(
+        map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    )
+)
+"""Unicode's Bidi_Control characters, dropped from a name before it is isolated: a PDI
+inside the name would close its isolate early (new names cannot hold them; older ones may)."""
 """Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
 _LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
 """Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
@@ -233,12 +240,16 @@ def ltr(text: str) -> str:
 
 
 def isolate_name(name: str) -> str:
-    """A name inside a plain-text sentence, isolated (FSI … PDI) when the page is right to left.
+    """A name inside a plain-text sentence, isolated (FSI … PDI), in every language: an
+    Arabic name reorders the numbers after it in an English sentence too.
 
-    For sentences that are not HTML (flash messages, the live banner's JSON); in
-    templates use the ``bdi`` filter.
+    For sentences that are not HTML (flash messages, the live banner's JSON, the API's
+    messages); in templates use the ``bdi`` filter.
+
+    >>> isolate_name("\u202eSami") == FSI + "Sami" + PDI
+    True
     """
-    return f"{FSI}{name}{PDI}" if text_direction() == "rtl" else name
+    return f"{FSI}{str(name).translate(BIDI_CONTROLS)}{PDI}"
 
 
 def bdi(value: object) -> Markup:

@@ -495,6 +495,17 @@ _REQUESTS: dict[str, Template] = {
         "Player %(number)d's name contains a control character (such as a line break)."
     ),
     "note_length": N_("The note is %(length)d characters long; use at most %(max)d."),
+    "text_unstorable": N_(
+        "“%(name)s” contains a character that cannot be stored (a NUL, or half of a "
+        "surrogate pair such as \\udfff): send it as UTF-8 text."
+    ),
+    "player_name_bidi": N_(
+        "Player %(number)d's name contains a text-direction control character "
+        "(such as U+202E); type the name without it."
+    ),
+    "player_name_invisible": N_(
+        "Player %(number)d's name has no visible character; type letters or digits."
+    ),
 }
 
 _CLAIMS: dict[str, Template] = {
@@ -639,6 +650,23 @@ def _join(how: str, items: Sequence[str], translations: Translations) -> str:
     return translations.gettext("%(head)s and %(last)s") % {"head": head, "last": items[-1]}
 
 
+NAME_PARAMS = frozenset(
+    {"player", "name", "names", "king_name", "leader", "given_name", "first_name", "dealer_name"}
+    | {"holder", "winners", "claimant"}
+)
+"""Params that carry players' names (``name`` is sometimes a field: isolating it is harmless)."""
+
+
+def with_names_isolated(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with each name set apart (FSI … PDI), so that no name reorders its sentence."""
+    from scorekeeper.text.locale import isolate_name  # as current_translations: no cycle
+
+    return {
+        key: isolate_name(value) if key in NAME_PARAMS and isinstance(value, str) else value
+        for key, value in params.items()
+    }
+
+
 def english(key: str, params: Mapping[str, Any]) -> str:
     """The template in English: for a problem, the engine's own message."""
     return render(key, params, ENGLISH)
@@ -662,7 +690,8 @@ def translate_problem(problem: Problem, translations: Translations | None = None
     try:
         if english(problem.key, problem.params) != problem.message:
             return problem.message
-        return render(problem.key, problem.params, translations or current_translations())
+        params = with_names_isolated(problem.params)
+        return render(problem.key, params, translations or current_translations())
     except (KeyError, TypeError, ValueError):
         return problem.message
 

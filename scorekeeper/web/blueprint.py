@@ -7,10 +7,13 @@ so every URL and ``url_for`` unchanged, whichever package a route lives in;
 
 from __future__ import annotations
 
-from flask import Blueprint
+from typing import Any
+
+from flask import Blueprint, abort
 from flask.blueprints import BlueprintSetupState
 
 from scorekeeper.store.input import NAME_MAX, NOTE_MAX
+from scorekeeper.store.tokens import is_game_id
 from scorekeeper.web import fragments
 
 bp = Blueprint("web", __name__)
@@ -24,3 +27,11 @@ def _configure(state: BlueprintSetupState) -> None:
     # The limits the store checks, so that the forms' maxlength says the same.
     state.app.jinja_env.globals.update(NAME_MAX=NAME_MAX, NOTE_MAX=NOTE_MAX)
     fragments.init_app(state.app)  # rendered pieces of pages, kept between requests
+
+
+@bp.app_url_value_preprocessor
+def _refuse_impossible_ids(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """An address whose game id cannot exist (a NUL, a surrogate, too long) is a 404
+    before any view runs, so that no query ever carries it."""
+    if values and "game_id" in values and not is_game_id(values["game_id"]):
+        abort(404)

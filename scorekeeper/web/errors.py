@@ -30,7 +30,7 @@ from flask import Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.extensions import db
@@ -47,6 +47,7 @@ from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
+from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
 
@@ -106,6 +107,8 @@ OTHER_MESSAGE = _l("This request could not be answered. Go back and try again.")
 KEPT = _l("Nothing was saved. The scores shown are up to date, and what you entered is kept.")
 
 RETRY_AFTER_SECONDS = 2
+TOKEN_RETRY_SECONDS = 60
+"""The token limit counts per minute."""
 BUSY_TITLE = _l("The game is busy")
 BUSY_MESSAGE = _l(
     "The game is busy: other phones are saving at this very moment. Nothing was saved; "
@@ -271,7 +274,13 @@ def _http_message(exc: HTTPException) -> str:
 
 
 def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
-    """Any HTTP error (routing's 404 and 405 included): JSON under /api/, a page elsewhere."""
+    """Any HTTP error (routing's 404 and 405 included): JSON under /api/, a page elsewhere.
+
+    A refused edit token past the token limit becomes a 429 (:mod:`scorekeeper.web.limits`):
+    counted here, where every refusal passes, so that a right token is never held back.
+    """
+    if token_refusal_past_limit(exc.code or 500):
+        exc = TooManyRequests(str(TOKEN_MESSAGE), retry_after=TOKEN_RETRY_SECONDS)
     code = exc.code or 500
     if code >= 500:
         rollback()

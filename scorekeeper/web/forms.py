@@ -95,6 +95,27 @@ class CountField(IntegerField):
             ) from None
 
 
+VERSION_MAX = 2**31 - 1
+"""Far beyond any game's version, and within every database's integers."""
+
+
+class VersionField(IntegerField):
+    """The game's version a page was shown at (hidden): a whole number the database can hold.
+
+    Anything else (a damaged page, or a number past 64 bits) is the field's error,
+    never a value sent on to the database.
+    """
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = None
+        if not text:
+            return
+        if not (text.isascii() and text.isdigit() and int(text) <= VERSION_MAX):
+            raise ValueError(_("This page is damaged or out of date: reload it and try again."))
+        self.data = int(text)
+
+
 @cache
 def wtforms_messages(locale: str) -> support.NullTranslations:
     """WTForms' own messages ("Not a valid integer value.") in ``locale``, loaded once.
@@ -111,7 +132,7 @@ class ProblemsForm(FlaskForm):  # type: ignore[misc]
         def get_translations(self, form: Any) -> support.NullTranslations:
             return wtforms_messages(current_locale())
 
-    version = IntegerField(widget=HiddenInput(), validators=[Optional()])
+    version = VersionField(widget=HiddenInput(), validators=[Optional()])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -66,7 +66,7 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "SESSION_REFRESH_EACH_REQUEST": False,
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0") or 0),
         "RATELIMIT_ENABLED": env_flag("RATELIMIT_ENABLED", not testing),
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "database://",
         "RATELIMIT_WRITES": os.environ.get("RATELIMIT_WRITES") or "60/minute",
         "RATELIMIT_TOKEN_CHECKS": os.environ.get("RATELIMIT_TOKEN_CHECKS") or "10/minute",
         "RATELIMIT_HEADERS_ENABLED": True,

@@ -2,17 +2,24 @@
 
 - **Writes**: every POST, PUT, PATCH or DELETE route, counted per client
   address and per game (``RATELIMIT_WRITES``, default 60 per minute); a route
-  without a game (a new game, a check) is counted per address.
-- **Token checks**: failed edit-token checks (401/403 from a write route, and a
-  join link that is wrong or for no game) are counted per client address
-  (``RATELIMIT_TOKEN_CHECKS``, default 10 per minute); past the limit, even
-  the right token waits.
+  without a game (a new game, a check) is counted per address. Writes refused
+  for their token are left to the token limit.
+- **Token checks**: failed edit-token checks (401/403, and a join link that is
+  wrong or for no game) are counted per client address *and game*
+  (``RATELIMIT_TOKEN_CHECKS``, default 10 per minute). Past the limit a wrong
+  token is answered 429 (:func:`token_refusal_past_limit`, from the one error
+  path); the right token still works, from the same address too: behind a
+  proxy every player may share one address, and a stranger's guesses must
+  not lock the table out. Guessing gains nothing from this: a token is 256
+  random bits.
 
-Counters live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: one
-set per process; several gunicorn workers need a shared store such as
-``redis://…``). ``RATELIMIT_ENABLED=0`` turns limits off; tests run without
-them unless they ask. The limits are applied when the app is built, to every
-route then registered, so a write route added later is limited too.
+Counters live in ``RATELIMIT_STORAGE_URI``: by default ``database://``, the
+app's own database (:mod:`scorekeeper.store.rate_counters`), which every
+gunicorn worker shares, so that the limits hold for the server as a whole
+(``memory://`` would count per process). An in-memory SQLite database (one
+process) counts in memory. ``RATELIMIT_ENABLED=0`` turns limits off; tests run
+without them unless they ask. The limits are applied when the app is built,
+to every route then registered, so a write route added later is limited too.
 """
 
 from __future__ import annotations
@@ -23,12 +30,13 @@ from typing import TYPE_CHECKING, Any
 from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
 
+from scorekeeper.store import rate_counters
 from scorekeeper.text.locale import lazy_gettext as _l
 
 if TYPE_CHECKING:
     from flask import Flask
-    from werkzeug.wrappers import Response
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 TOKEN_ROUTES = frozenset({"web.join"})
@@ -51,18 +59,40 @@ def client_and_game() -> str:
     return f"{get_remote_address()}|{game_id}"
 
 
-def token_refused(response: Response) -> bool:
-    """Whether a response refused an edit token (it counts against the token limit).
+def refuses_token(status: int) -> bool:
+    """Whether an answer refuses an edit token (it counts against the token limit).
 
     A join link for no game counts too: it is a guess like any other.
     """
-    if request.endpoint in TOKEN_ROUTES and response.status_code == 404:
+    if request.endpoint in TOKEN_ROUTES and status == 404:
         return True
-    return response.status_code in REFUSED
+    return status in REFUSED and _has_game_route()
+
+
+def token_refusal_past_limit(status: int) -> bool:
+    """Count a refused token for this address and game; True once past the limit.
+
+    Called only for refusals, so a right token is never counted nor held back.
+    """
+    app = current_app
+    limiter: Limiter | None = app.extensions.get("scorekeeper_limiter")
+    if limiter is None or not app.config.get("RATELIMIT_ENABLED") or not refuses_token(status):
+        return False
+    limit = parse(str(app.config["RATELIMIT_TOKEN_CHECKS"]))
+    try:
+        return not limiter.limiter.hit(limit, "token-checks", client_and_game())
+    except Exception:  # a broken counter store must not break the game (as SWALLOW_ERRORS)
+        return False
+
+
+def _has_game_route() -> bool:
+    return request.view_args is not None and "game_id" in request.view_args
 
 
 def init_app(app: Flask) -> Limiter:
-    """A limiter for ``app`` with the writes and token-check limits on its routes."""
+    """A limiter for ``app`` with the writes limit on its routes (and the token limit's store)."""
+    if _in_memory_database(app) and _storage(app).startswith(f"{rate_counters.SCHEME}://"):
+        app.config["RATELIMIT_STORAGE_URI"] = "memory://"  # one process: nothing to share
     limiter = Limiter(key_func=get_remote_address, app=app)
     app.extensions["scorekeeper_limiter"] = limiter
     writes = limiter.shared_limit(
@@ -71,21 +101,24 @@ def init_app(app: Flask) -> Limiter:
         key_func=client_and_game,
         methods=sorted(WRITE_METHODS),
         error_message=lambda: str(WRITES_MESSAGE),  # in the request's language
-    )
-    tokens = limiter.shared_limit(
-        _setting("RATELIMIT_TOKEN_CHECKS"),
-        scope="token-checks",
-        deduct_when=token_refused,
-        error_message=lambda: str(TOKEN_MESSAGE),
+        # A refused token is the token limit's to count: a stranger's wrong tokens must not
+        # use up the writes of the players who share their address.
+        deduct_when=lambda response: response.status_code not in REFUSED,
     )
     for endpoint, methods in _routes(app).items():
-        view: Any = app.view_functions[endpoint]
         if methods & WRITE_METHODS:
-            view = writes(view)
-        if endpoint in TOKEN_ROUTES or (methods & WRITE_METHODS and _has_game(app, endpoint)):
-            view = tokens(view)
-        app.view_functions[endpoint] = view
+            view: Any = app.view_functions[endpoint]
+            app.view_functions[endpoint] = writes(view)
     return limiter
+
+
+def _storage(app: Flask) -> str:
+    return str(app.config.get("RATELIMIT_STORAGE_URI") or "")
+
+
+def _in_memory_database(app: Flask) -> bool:
+    uri = str(app.config.get("SQLALCHEMY_DATABASE_URI") or "")
+    return uri.startswith("sqlite") and (uri in ("sqlite://", "sqlite:///") or ":memory:" in uri)
 
 
 def _setting(name: str) -> Callable[[], str]:
@@ -103,7 +136,3 @@ def _routes(app: Flask) -> dict[str, set[str]]:
         if rule.endpoint != "static":
             routes.setdefault(rule.endpoint, set()).update(rule.methods or ())
     return routes
-
-
-def _has_game(app: Flask, endpoint: str) -> bool:
-    return any("game_id" in rule.arguments for rule in app.url_map.iter_rules(endpoint))

@@ -79,7 +79,7 @@ def test_a_revoke_is_found_through_the_card_picker(
     for t, trick in enumerate(tricks, start=1):
         for i, index in enumerate(trick):
             seat, card = (leader + i) % 4, str(ALL_CARDS[index])
-            expect(status).to_contain_text(f"Trick {t}: {NAMES[seat]} to play")
+            expect(status).to_contain_text(f"Trick {t}: \u2068{NAMES[seat]}\u2069 to play")
             button = page.get_by_test_id("picker-hand").locator(f"[data-card='{card}']")
             if (t, seat, index) == (r_trick, r_seat, r_card):
                 expect(button).to_have_class(re.compile(r"\billegal\b"))
@@ -89,7 +89,7 @@ def test_a_revoke_is_found_through_the_card_picker(
             button.tap()
             if (t, seat, index) == (r_trick, r_seat, r_card):
                 verdict = page.get_by_test_id("picker-verdict")
-                expect(verdict).to_contain_text(f"{NAMES[seat]} revoked on trick {t}")
+                expect(verdict).to_contain_text(f"\u2068{NAMES[seat]}\u2069 revoked on trick {t}")
                 shoot("dispute-03-revoke-told")
         leader = trick_winner(leader, trick)
     expect(status).to_have_text("All 13 tricks are entered.")
@@ -103,7 +103,8 @@ def test_a_revoke_is_found_through_the_card_picker(
     expect(page.get_by_test_id("first-player")).to_have_text(who)
     expect(page.get_by_test_id("first-card")).to_have_text(ALL_CARDS[r_card].pretty)
     expect(page.get_by_test_id("ruling")).to_contain_text(
-        f"under the standard penalty (R10), {who} takes every trick from trick {r_trick} on."
+        f"under the standard penalty (R10), \u2068{who}\u2069 takes every trick "
+        f"from trick {r_trick} on."
     )
     expect(page.get_by_test_id("check-scores")).to_be_visible()
     assert_fits(page)

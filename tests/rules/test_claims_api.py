@@ -23,6 +23,9 @@ from scorekeeper.text.messages import english, translate_problem
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}
 
+ISOLATES = {0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None}
+"""Removed to compare a sentence with names isolated to the engine's plain English."""
+
 
 def body(**changes: Any) -> dict[str, Any]:
     """A Collections claim by seat 0, "no more tricks", with ``changes`` applied."""
@@ -388,6 +391,6 @@ def test_the_verdict_says_the_same_as_the_message_in_english() -> None:
 
     for claim in ({"seat": 0, "min_score": 0}, {"seat": 1, "min_score": 0}):
         answer = check_claim(body(claim=claim))
-        assert claim_sentence(answer["verdict"]) == answer["message"]
+        assert claim_sentence(answer["verdict"]).translate(ISOLATES) == answer["message"]
     slow = check_claim(body(time_limit=0.0001))
-    assert claim_sentence(slow["verdict"]) == slow["message"]
+    assert claim_sentence(slow["verdict"]).translate(ISOLATES) == slow["message"]

@@ -25,6 +25,7 @@ from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
+from scorekeeper.web.sharing import access
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 
@@ -96,14 +97,20 @@ def phone(app: Flask) -> Callable[..., FlaskClient]:
     ) -> FlaskClient:
         client = app.test_client()
         if game is not None and token is not None:
+            with app.test_request_context():  # sealing uses the app's secret
+                rights = session_rights(game.id, token, owner)
             with client.session_transaction() as session:
-                session["edit_games"] = [game.id]
-                session["edit_tokens"] = {game.id: token}
-                if owner:
-                    session["own_games"] = [game.id]
+                session.update(rights)
         return client
 
     return make
+
+
+def session_rights(game_id: str, token: str, owner: bool) -> dict[str, Any]:
+    """What a session holds once it created (``owner``) or joined the game with ``token``."""
+    if owner:
+        return {"own_seals": [[game_id, access.seal(token)]]}
+    return {"edit_refs": [[game_id, access.token_ref(token)]]}
 
 
 @pytest.fixture

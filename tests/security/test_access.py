@@ -19,6 +19,7 @@ from werkzeug.test import TestResponse
 from scorekeeper import create_app
 from scorekeeper.store import games as services
 from scorekeeper.store.tokens import GAME_ID_BYTES, hash_token
+from tests.common import owner_token
 
 API = "/api/v1"
 CONFIG = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "routes"}
@@ -186,8 +187,9 @@ def _owner(client: FlaskClient) -> tuple[str, str]:
     response = client.post("/games/new", data={**data, "first_king": "0", "preset": "standard"})
     assert response.status_code == 302
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
-    with client.session_transaction() as session:
-        return game_id, session["edit_tokens"][game_id]
+    token = owner_token(client, game_id)
+    assert token is not None
+    return game_id, token
 
 
 def _king(client: FlaskClient, game_id: str) -> TestResponse:
@@ -246,9 +248,8 @@ def test_qr_images_encode_the_links_and_only_editors_get_the_edit_one(
         want_view.startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
         and b"<script" not in want_edit
     )
-    assert (
-        "immutable" in edit.headers["Cache-Control"] and "private" in edit.headers["Cache-Control"]
-    )
+    assert "immutable" in view.headers["Cache-Control"]
+    assert edit.headers["Cache-Control"] == "no-store"  # the edit link's image is the token
     other = phone()
     assert other.get(view_qr).status_code == 200
     assert other.get(edit_qr).status_code == 403  # the edit link's QR code is the edit link
@@ -267,21 +268,28 @@ def test_replacing_the_edit_link_changes_the_edit_qr_address(client: FlaskClient
     assert before and after and before != after  # a phone cannot keep showing the old code
 
 
-def test_edit_link_grants_edit_rights_and_leaves_the_address_bar(
+def test_edit_link_asks_first_then_grants_edit_rights_and_leaves_the_address_bar(
     client: FlaskClient, phone: Callable[..., FlaskClient]
 ) -> None:
     game_id, token = _owner(client)
     other = phone()
     assert _king(other, game_id).status_code == 403
+    # opening the link (a cross-site link, an image) asks, and grants nothing
     response = other.get(f"/games/{game_id}/join/{token}")
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert "Join this game to keep its score?" in response.get_data(as_text=True)
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert _king(other, game_id).status_code == 403
+    response = other.post(f"/games/{game_id}/join/{token}")
+    assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{game_id}"
     assert token not in response.headers["Location"]
     assert response.headers["Cache-Control"] == "no-store"
     page = _page(other, game_id)
     assert "This phone can now enter deals" in page and 'data-testid="contract-king"' in page
-    assert token in page  # a joined phone can pass the edit link on
-    assert 'data-testid="revoke-form"' not in page  # but only the owner revokes
+    assert token not in page  # only the owner's phone shows the edit link
+    assert 'data-testid="revoke-form"' not in page  # and only the owner revokes
     assert _king(other, game_id).status_code == 302
     assert services.load_game(game_id).game.deals_played == 1
 
@@ -292,9 +300,12 @@ def test_wrong_edit_links_grant_nothing(
     game_id, token = _owner(client)
     other = phone()
     for bad in (token[:-1], token + "x", "x", token.upper()):
-        response = other.get(f"/games/{game_id}/join/{bad}")
-        assert response.status_code == 403
-        assert "no longer valid" in response.get_data(as_text=True)
+        for response in (
+            other.get(f"/games/{game_id}/join/{bad}"),
+            other.post(f"/games/{game_id}/join/{bad}"),
+        ):
+            assert response.status_code == 403
+            assert "no longer valid" in response.get_data(as_text=True)
     assert other.get(f"/games/nosuchgame000000/join/{token}").status_code == 404
     assert _king(other, game_id).status_code == 403
 
@@ -304,15 +315,14 @@ def test_revoke_ends_other_phones_rights_at_once_and_the_old_bearer_token(
 ) -> None:
     game_id, token = _owner(client)
     other = phone()
-    other.get(f"/games/{game_id}/join/{token}")
+    other.post(f"/games/{game_id}/join/{token}")
     assert _king(other, game_id).status_code == 302
     version = services.load_game(game_id).version
     response = client.post(f"/games/{game_id}/revoke")
     assert response.status_code == 302 and response.headers["Location"].endswith("#share")
     assert services.load_game(game_id).version == version  # the game itself is unchanged
-    with client.session_transaction() as session:
-        new = session["edit_tokens"][game_id]
-    assert new != token and services.token_matches(game_id, new)
+    new = owner_token(client, game_id)
+    assert new is not None and new != token and services.token_matches(game_id, new)
     page = _page(client, game_id)
     assert "The old edit link no longer works" in page and new in page and token not in page
     # the other phone: read-only at its very next request, its edit link gone
@@ -333,7 +343,7 @@ def test_revoke_ends_other_phones_rights_at_once_and_the_old_bearer_token(
         == 201
     )
     # the old edit link no longer grants anything; the owner still edits
-    assert phone().get(f"/games/{game_id}/join/{token}").status_code == 403
+    assert phone().post(f"/games/{game_id}/join/{token}").status_code == 403
     assert _king(client, game_id).status_code in (302, 409)
 
 
@@ -342,7 +352,7 @@ def test_only_the_owner_may_revoke(
 ) -> None:
     game_id, token = _owner(client)
     joined = phone()
-    joined.get(f"/games/{game_id}/join/{token}")
+    joined.post(f"/games/{game_id}/join/{token}")
     before = snapshot(game_id)
     for other in (joined, phone()):
         response = other.post(f"/games/{game_id}/revoke")

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
 
@@ -114,3 +115,21 @@ def test_every_post_form_on_every_page_carries_a_csrf_token(client: FlaskClient)
             seen += 1
             assert 'name="csrf_token"' in form, path
     assert seen >= 6  # new game, deal, edit, undo (twice), redeal, revoke
+
+
+def test_joining_needs_the_csrf_token_and_a_get_grants_nothing(
+    client: FlaskClient, make_app: Callable[..., Flask]
+) -> None:
+    """Login CSRF: a link or a form on another site cannot sign a browser into a game."""
+    loaded, token = services.create_game(["Rana", "Sami", "Omar", "Lina"], 0, RuleSet())
+    join = f"/games/{loaded.id}/join/{token}"
+    visitor = client.application.test_client()
+    assert visitor.get(join).status_code == 200  # the question, nothing granted
+    assert visitor.post(join).status_code == 400  # a cross-site form: no CSRF token
+    assert visitor.post(join, data={"csrf_token": "forged"}).status_code == 400
+    page = visitor.get(f"/games/{loaded.id}").get_data(as_text=True)
+    assert 'data-testid="read-only"' in page
+    csrf = _csrf(visitor, join)
+    assert visitor.post(join, data={"csrf_token": csrf}).status_code == 303
+    page = visitor.get(f"/games/{loaded.id}").get_data(as_text=True)
+    assert 'data-testid="read-only"' not in page

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, event, given, settings
@@ -34,6 +35,7 @@ from scorekeeper.rules.deals import random_deal
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
+from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
 MAX_EXAMPLES = 100
@@ -530,3 +532,132 @@ def test_fuzz_page_import(
     form = {"backup": (io.BytesIO(upload), "backup.json")}
     response = client.post("/games/import", data=form, content_type="multipart/form-data")
     _imported(response, before, 302)
+
+
+# --- shapes the fuzz found, on both databases --------------------------------------------------
+
+SURROGATE = "\udfff"
+HUGE = [2**63, 2**64, 10**30]
+IMPOSSIBLE_IDS = ["%00", "a%00b", "%ED%B3%BF", "%EF%BF%BD", "x" * 65, "a.b", "a%20b", "%C3%A9"]
+
+
+def _json(value: Any) -> bytes:
+    """JSON as a client may send it: a lone surrogate spelled ``\\udfff`` is valid JSON."""
+    return json.dumps(value).encode()
+
+
+class TestShapes:
+    """Each shape once, on SQLite and on PostgreSQL (which refuses a NUL in any text)."""
+
+    @pytest.fixture(params=["sqlite", "postgresql"])
+    def app(self, request: pytest.FixtureRequest, make_app: Callable[..., Flask]) -> Any:
+        if request.param == "sqlite":
+            app = make_app()
+            with app.app_context():
+                db.create_all()
+                yield app
+                db.session.remove()
+                db.drop_all()
+            return
+        url = request.getfixturevalue("test_database_url")
+        with postgres_schema_app(make_app, url) as app:
+            yield app
+
+    def test_surrogate_note_is_a_422_naming_it(
+        self, client: FlaskClient, start: Any, snapshot: Any
+    ) -> None:
+        game = start()
+        before = snapshot(game.id)
+        body = _json({**REDEAL_BODY, "note": SURROGATE})
+        url = f"{API}/games/{game.id}/redeals"
+        response = _api(client, "POST", url, body, _headers(game.token, None, 0))
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["field"] == "note"
+        assert snapshot(game.id) == before
+        assert client.get(f"/games/{game.id}").status_code == 200
+        assert client.get(f"{API}/games/{game.id}/export").status_code == 200
+
+    @pytest.mark.parametrize("text", [SURROGATE, "Sa\x00mi"])
+    def test_unstorable_name_is_refused_everywhere(
+        self, client: FlaskClient, start: Any, text: str
+    ) -> None:
+        body = {**NEW_GAME_BODY, "players": ["Rana", text, "Omar", "Lina"]}
+        response = _api(client, "POST", f"{API}/games", _json(body), {})
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["field"] == "players.1"
+        backup = client.get(f"{API}/games/{start().id}/export").get_json()
+        backup["players"][1] = text
+        before = _games_count()
+        response = _api(client, "POST", f"{API}/games/import", _json(backup), {})
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["field"] == "players.1"
+        form = {"backup": (io.BytesIO(_json(backup)), "backup.json")}
+        response = client.post("/games/import", data=form, content_type="multipart/form-data")
+        assert response.status_code == 422
+        assert "players.1" in response.get_data(as_text=True)
+        backup["players"][1] = "Sami"
+        backup["log"][0]["revisions"][0]["source"] = text
+        response = _api(client, "POST", f"{API}/games/import", _json(backup), {})
+        assert response.status_code == 422
+        assert response.get_json()["errors"][0]["field"] == "log.0.revisions.0.source"
+        assert _games_count() == before
+
+    @pytest.mark.parametrize("game_id", IMPOSSIBLE_IDS)
+    def test_impossible_game_id_is_a_404(self, phone: Any, start: Any, game_id: str) -> None:
+        game = start()
+        client = phone(game, game.token, owner=True)
+        for method, path in [
+            ("GET", "/games/{}"),
+            ("GET", "/games/{}/export.json"),
+            ("GET", "/games/{}/join/abc"),
+            ("POST", "/games/{}/deals/new?contracts=king"),
+            ("POST", "/games/{}/undo"),
+            ("GET", f"{API}/games/{{}}"),
+            ("POST", f"{API}/games/{{}}/deals"),
+            ("GET", "/games/{}/version"),
+        ]:
+            response = client.open(path.format(game_id), method=method, json={})
+            assert response.status_code == 404, (method, path, response.status_code)
+        response = client.get(f"/disputes/claim?for_game={game_id}")
+        assert response.status_code == 422  # "There is no game at this address any more."
+
+    @pytest.mark.parametrize("huge", HUGE)
+    @pytest.mark.parametrize(
+        ("path", "form"),
+        [
+            ("/games/{id}/deals/new?contracts=king", PAGE_FORMS["king"]),
+            ("/games/{id}/deals/1/edit?contracts=king", PAGE_FORMS["king"]),
+            ("/games/{id}/redeals", PAGE_FORMS["redeal"]),
+            ("/games/{id}/undo", PAGE_FORMS["undo"]),
+        ],
+    )
+    def test_huge_version_is_a_422(
+        self, phone: Any, start: Any, snapshot: Any, path: str, form: Any, huge: int
+    ) -> None:
+        game = start()
+        owner = phone(game, game.token, owner=True)
+        before = snapshot(game.id)
+        response = owner.post(path.format(id=game.id), data={**form, "version": str(huge)})
+        assert response.status_code == 422, response.status_code
+        assert snapshot(game.id) == before
+
+    @pytest.mark.parametrize("huge", HUGE)
+    def test_huge_integers_in_the_api_are_4xx(
+        self, client: FlaskClient, start: Any, snapshot: Any, huge: int
+    ) -> None:
+        game = start()
+        before = snapshot(game.id)
+        headers = _headers(game.token, None, 0)
+        sent = [
+            ("POST", "/redeals", {**REDEAL_BODY, "seat": huge}),
+            ("POST", "/deals", {**KING_BODY, "king": huge}),
+            ("POST", "/deals", {"contracts": ["king"], "captures": {"king_of_hearts": huge}}),
+            ("PUT", f"/deals/{huge}", KING_BODY),
+        ]
+        for method, path, body in sent:
+            url = f"{API}/games/{game.id}{path}"
+            answer = _api(client, method, url, _json(body), {**headers, "If-Match": str(huge)})
+            assert 400 <= answer.status_code < 500, (path, answer.status_code)
+        body = {**NEW_GAME_BODY, "first_king": huge}
+        assert _api(client, "POST", f"{API}/games", _json(body), {}).status_code == 422
+        assert snapshot(game.id) == before

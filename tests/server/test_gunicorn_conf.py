@@ -53,3 +53,31 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 8, None)
     assert settings(monkeypatch, GUNICORN_BIND="unix:/run/sk.sock")["bind"] == "unix:/run/sk.sock"
     assert settings(monkeypatch, WEB_CONCURRENCY="lots")["workers"] >= 1  # ignored, default
+
+
+def test_the_access_log_never_holds_an_edit_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The edit link's path is logged without its token (the path, the request line, the
+    Referer: every atom a format may name)."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    conf = settings(monkeypatch)
+    logger = conf["logger_class"](Config())
+    token = "Zq3vJ8sLr0aYx5bPqN2kT7wMc1dHf4gE6uIo9pA_Bx"
+    path = f"/games/abcDEF123456/join/{token}"
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": path,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": f"https://example.org{path}",
+    }
+    request = SimpleNamespace(headers=[("REFERER", f"https://example.org{path}")])
+    response = SimpleNamespace(status="200 OK", sent=10, headers=[])
+    atoms = logger.atoms(response, request, environ, timedelta(milliseconds=5))
+    assert token not in repr(atoms)
+    assert atoms["U"] == "/games/abcDEF123456/join/…"
+    assert conf["redact"]("/games/x/join/t/confirm?a=1") == "/games/x/join/…/confirm?a=1"

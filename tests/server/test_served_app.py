@@ -193,7 +193,7 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.new_deal": ("/games/{id}/deals/new?contracts=king", 200, "text/html"),
     "web.export_json": ("/games/{id}/export.json", 200, "application/json"),
     "web.qr_code": ("/games/{id}/qr/view.svg", 200, "image/svg+xml"),
-    "web.join": ("/games/{id}/join/{token}", 302, ""),
+    "web.join": ("/games/{id}/join/{token}", 302, ""),  # already joined: to the game
     "web.disputes": ("/disputes", 200, "text/html"),
     "web.game_disputes": ("/games/{id}/disputes", 200, "text/html"),
     "web.check_play": ("/disputes/play", 200, "text/html"),
@@ -232,13 +232,36 @@ def _session_cookie(headers: dict[str, str]) -> str:
     return "; ".join(f"{key}={morsel.value}" for key, morsel in cookie.items())
 
 
+def join_with_csrf(server: Server, path: str) -> str:
+    """Open an edit link (a question, a session with its CSRF token), then confirm: the
+    editor's session cookie."""
+    import http.client
+    import re
+
+    status, headers, body = get(server, path)
+    assert status == 200 and b"Join this game to keep its score?" in body
+    assert headers["cache-control"] == "no-store"
+    cookie = _session_cookie(headers)
+    csrf = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', body)
+    assert cookie and csrf
+    conn = http.client.HTTPConnection("127.0.0.1", int(server.url.rsplit(":", 1)[1]), timeout=60)
+    try:
+        form = b"csrf_token=" + csrf.group(1)
+        head = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+        conn.request("POST", path, body=form, headers=head)
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 303, response.status
+        return _session_cookie({k.lower(): v for k, v in response.getheaders()})
+    finally:
+        conn.close()
+
+
 def test_every_page_kind_answers_when_served(database_url: str, serve: Serve) -> None:
     """Every GET endpoint, with an editor's session, through gunicorn's forked workers."""
     played = play_finished_game(database_url)
     server = serve(database_url)
-    status, headers, _ = get(server, f"/games/{played.game_id}/join/{played.token}")
-    assert status == 302
-    cookie = _session_cookie(headers)
+    cookie = join_with_csrf(server, f"/games/{played.game_id}/join/{played.token}")
     assert cookie
     failures: list[Any] = []
     for endpoint, (template, expected, kind) in SMOKE_PATHS.items():
@@ -250,6 +273,8 @@ def test_every_page_kind_answers_when_served(database_url: str, serve: Serve) ->
             )
     assert not failures, "\n".join(failures)
     assert "Traceback" not in server.log_text()
+    assert "/join/…" in server.log_text()  # the access log names the edit link
+    assert played.token not in server.log_text()  # but never its token
 
 
 @pytest.mark.parametrize("path", ["/api/v1/games/nope", "/games/nope/sheet.pdf", "/no/such/page"])

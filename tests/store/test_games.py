@@ -246,7 +246,7 @@ def test_stale_version_is_refused_with_what_changed(db_app: Flask) -> None:
     with pytest.raises(services.StaleVersion) as caught:
         services.record_deal(loaded.id, trix(2, 0, 3, 1), 1)
     said = refusal_text(caught.value)  # the store gives the facts; the web layer words them
-    assert "Deal 1 was already recorded: Rana's King of Hearts." in said
+    assert "Deal 1 was already recorded: \u2068Rana\u2069's King of Hearts." in said
     assert [c.action for c in caught.value.changes] == ["record"]
     assert caught.value.loaded.version == 2 and caught.value.expected == 1
     assert caught.value.loaded.game.deals_played == 1
@@ -486,7 +486,7 @@ def test_two_phones_with_the_same_version_exactly_one_is_saved(db_app: Flask) ->
         saved = [r for r in results if isinstance(r, tuple)]
         stale = [r for r in results if isinstance(r, services.StaleVersion)]
         assert len(saved) == 1 and len(stale) == 1, results
-        assert "was already recorded: Rana's King of Hearts" in refusal_text(stale[0])
+        assert "was already recorded: \u2068Rana\u2069's King of Hearts" in refusal_text(stale[0])
         assert services.load_game(loaded.id).game.deals_played == 1
         services.undo_last(loaded.id, version + 1)
 

@@ -106,7 +106,11 @@ def test_each_browser_gets_its_own_csrf_token_and_the_current_version(
     assert first.post(f"/games/{game_id}/deals/new?contracts=king", data=data).status_code == 302
     mine = page_of(first, game_id)  # now with the undo form too
     join = re.search(r"/games/[^/]+/join/[^<\s\"]+", mine)
-    assert join and second.get(join.group(0)).status_code == 302
+    assert join
+    asked = second.get(join.group(0))
+    assert asked.status_code == 200
+    confirm = {"csrf_token": csrf_tokens(asked.get_data(as_text=True)).pop()}
+    assert second.post(join.group(0), data=confirm).status_code == 303
     theirs = page_of(second, game_id)
     mine_tokens, their_tokens = csrf_tokens(mine), csrf_tokens(theirs)
     assert len(mine_tokens) == len(their_tokens) == 1 and mine_tokens != their_tokens

@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.rules.checks import CHECKS
+from scorekeeper.store.input import check_storable
 from scorekeeper.text.disputes import claim_sentence
 from scorekeeper.text.locale import gettext as _
 
@@ -31,6 +32,7 @@ def json_body() -> dict[str, Any]:
         _bad_request(_("The request body is nested too deeply."))
     if not isinstance(data, dict):
         _bad_request(_("The request body must be a JSON object."))
+    check_storable(data)  # JSON may spell a lone surrogate (\udfff) or a NUL: 422, naming it
     return data
 
 

@@ -24,7 +24,7 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problems
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.helpers import NOT_FOUND
-from scorekeeper.web.sharing.access import grant_edit, mark_owner
+from scorekeeper.web.sharing.access import grant_owner
 
 Page = str | tuple[str, int] | Response
 NOT_JSON = _l("This file is not a scorekeeper backup: it is not JSON (UTF-8).")
@@ -68,8 +68,7 @@ def import_page() -> Page:
         loaded, token = backup.import_game(data)
     except RulesError as error:
         return _render(form, translate_problems(error.problems), 422)
-    grant_edit(loaded.id, token)
-    mark_owner(loaded.id)  # the restored game is this browser's: it may revoke its links
+    grant_owner(loaded.id, token)  # the restored game is this browser's: it may revoke its links
     played = loaded.game.deals_played
     restored = ngettext(
         "Game restored from its backup as a new game (%(count)s deal). "

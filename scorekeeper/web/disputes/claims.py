@@ -174,7 +174,7 @@ class ClaimView:
 def claim_desk(entered: Entered) -> Desk:
     """The game's rules and names when the form comes from a game (``for_game``)."""
     source = entered.text("for_game")
-    if source and services.game_exists(source):
+    if source and services.game_exists(source):  # False for an impossible id, unasked
         loaded = services.load_game(source)
         return Desk(loaded.rules, tuple(loaded.players), loaded)
     if source:

@@ -25,6 +25,7 @@ from scorekeeper.rules.tricks import illegal_reason, legal_cards
 from scorekeeper.rules.trix import Layout
 from scorekeeper.text import disputes as text
 from scorekeeper.text.disputes import gettext
+from scorekeeper.text.locale import isolate_name
 from scorekeeper.text.messages import translate_problem
 from scorekeeper.web.disputes.play import judge
 from scorekeeper.web.disputes.record import PlayRecord
@@ -82,8 +83,8 @@ def _trick_state(record: PlayRecord, position: Position) -> dict[str, Any]:
     state["status"] = gettext(
         "Trick %(trick)d: %(player)s to play (%(leader)s led).",
         trick=position.number,
-        player=names[seat],
-        leader=leader,
+        player=isolate_name(names[seat]),
+        leader=isolate_name(leader),
     )
     if position.held is None:
         state["cards"] = _cards(FULL_DECK & ~position.played)
@@ -122,7 +123,7 @@ def _trix_state(record: PlayRecord, position: Position) -> dict[str, Any]:
         state["status"] = gettext("The deal is over: three players are out.")
         return state
     state["status"] = gettext(
-        "Turn %(turn)d: %(player)s to play.", turn=position.number, player=names[seat]
+        "Turn %(turn)d: %(player)s to play.", turn=position.number, player=isolate_name(names[seat])
     )
     if position.held is None:
         state["cards"] = _cards(FULL_DECK & ~position.played)
@@ -133,7 +134,7 @@ def _trix_state(record: PlayRecord, position: Position) -> dict[str, Any]:
     if could:
         state["pass_note"] = gettext(
             "Passing now breaks R7: %(player)s can lay %(cards)s.",
-            player=names[seat],
+            player=isolate_name(names[seat]),
             cards=text.pretty_cards(could),
         )
     return state

@@ -21,6 +21,7 @@ from scorekeeper.rules.timeline import (
 )
 from scorekeeper.store.snapshot import LoadedGame
 from scorekeeper.text.disputes import gettext, ngettext
+from scorekeeper.text.locale import isolate_name
 from scorekeeper.text.messages import N_
 from scorekeeper.web.disputes.input import Entered, card_text
 
@@ -149,10 +150,10 @@ def _check_holders(entered: Entered, record: PlayRecord) -> None:
                     "Trick %(trick)d: %(player)s plays %(card)s, but %(holder)s held it. Type "
                     "each trick's cards in play order, starting with its leader (here %(leader)s).",
                     trick=row.number,
-                    player=record.names[seat],
+                    player=isolate_name(record.names[seat]),
                     card=card.pretty,
-                    holder=record.names[holder],
-                    leader=record.names[row.leader],
+                    holder=isolate_name(record.names[holder]),
+                    leader=isolate_name(record.names[row.leader]),
                 )
                 entered.add("tricks", message)
                 return
@@ -204,7 +205,9 @@ def _repeats(entered: Entered, typed: list[list[Card]], names: Sequence[str]) ->
 def _repeat(card: Card, seat: int, other: int, names: Sequence[str]) -> str:
     if other == seat:
         return gettext("%(card)s is typed twice.", card=card.pretty)
-    return gettext("%(card)s is in %(other)s's hand too.", card=card.pretty, other=names[other])
+    return gettext(
+        "%(card)s is in %(other)s's hand too.", card=card.pretty, other=isolate_name(names[other])
+    )
 
 
 def _hand_size(player: str, count: int) -> str:
@@ -212,13 +215,13 @@ def _hand_size(player: str, count: int) -> str:
         return gettext(
             "Enter %(player)s's 13 cards too, or leave all four hands blank when every card "
             "was played.",
-            player=player,
+            player=isolate_name(player),
         )
     return ngettext(
         "%(player)s's hand has %(num)d card; each player is dealt 13.",
         "%(player)s's hand has %(num)d cards; each player is dealt 13.",
         count,
-        player=player,
+        player=isolate_name(player),
     )
 
 

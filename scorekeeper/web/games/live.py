@@ -48,7 +48,7 @@ def change_sentence(names: list[str], change: Change) -> str:
 
     >>> deal = {"kind": "deal", "n": 7, "king": 1, "contracts": ["king"]}
     >>> change_sentence(["Rana", "Sami", "Omar", "Lina"], Change("record", None, deal))
-    "Deal 7 was recorded meanwhile: Sami's King of Hearts."
+    "Deal 7 was recorded meanwhile: \\u2068Sami\\u2069's King of Hearts."
     """
     return history.change_sentence(
         names, change.action, change.before, change.after, history.MEANWHILE

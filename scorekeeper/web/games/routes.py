@@ -28,8 +28,7 @@ from scorekeeper.web.games.present import EntryRef, build_board, describe_entry
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import (
     can_edit,
-    grant_edit,
-    mark_owner,
+    grant_owner,
     remember_seen,
     require_edit,
 )
@@ -51,8 +50,7 @@ def new_game() -> Page:
         created = _create(form)
         if created is not None:
             loaded, token = created
-            grant_edit(loaded.id, token)
-            mark_owner(loaded.id)
+            grant_owner(loaded.id, token)
             flash(_("The game has started. Good luck!"), "success")
             return redirect(url_for("web.game", game_id=loaded.id))
     status = 422 if form.is_submitted() else 200
@@ -150,6 +148,8 @@ def undo(game_id: str) -> Page:
     form = UndoForm(data={"version": loaded.version})
     if not form.is_submitted() or form.confirm.data != "yes":
         return _render_undo(loaded, form)  # the confirmation step (without JavaScript)
+    if not form.validate():
+        return _render_undo(loaded, form, status=422)
     version = form.version.data
     outcome = try_form_write(
         lambda: services.undo_last(game_id, version, source="page"),

@@ -3,8 +3,12 @@
 - The **view link** is the game page's address: whoever has it can follow
   the game (the id is 96 random bits).
 - The **edit link** ``/games/<id>/join/<token>`` carries the edit token.
-  Opening it grants this browser edit rights and redirects to the game page,
-  so the token leaves the address bar at once.
+  Opening it shows a confirmation page and grants nothing: a link on another
+  site, or an image, must not be able to sign a browser into someone else's
+  game. Its button posts (with the CSRF token) to the same address, which
+  grants this browser edit rights and redirects to the game page, so the
+  token leaves the address bar at once. The game's owner sees the edit link
+  again on the game page, from the phone that created the game.
 - The game's **owner** (the browser that created it) can revoke the edit
   links: the game gets a new token, shown on the page; every other phone,
   and every API client using the old token, is refused from then on.
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from flask import abort, flash, make_response, redirect, url_for
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.store import games as services
@@ -33,10 +37,11 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import (
+    can_edit,
     edit_token,
     grant_edit,
+    grant_owner,
     is_owner,
-    require_edit,
     require_owner,
 )
 
@@ -46,6 +51,7 @@ STALE_LINK = _l(
 )
 NO_GAME = _l("There is no game at this address. Check the link, or start a new game.")
 JOINED = _l("This phone can now enter deals for this game.")
+NOT_SHOWN = _l("Only the phone that started this game shows its edit link.")
 REVOKED = _l(
     "The old edit link no longer works: every other phone can now only follow the game. "
     "Share the new edit link below with those who should enter deals."
@@ -112,28 +118,46 @@ def qr_code(game_id: str, link: str) -> Response:
     if link == "view":
         url = url_for("web.game", game_id=loaded.id, _external=True)
     else:
-        require_edit(game_id)
-        token = edit_token(game_id)
-        assert token is not None  # require_edit: this browser holds the current token
+        token = edit_token(game_id)  # only the owner's phone shows the edit link
+        if token is None:
+            abort(403, description=NOT_SHOWN)
         url = edit_url(game_id, token)
     response = make_response(qr_svg(url))
     response.mimetype = "image/svg+xml"
-    response.headers["Cache-Control"] = QR_CACHE
+    # The edit link's image is the token itself: kept by no cache.
+    response.headers["Cache-Control"] = QR_CACHE if link == "view" else "no-store"
     return response
 
 
-@bp.get("/games/<game_id>/join/<token>")
-def join(game_id: str, token: str) -> Response:
-    """The edit link: grant this browser edit rights, then show the game without the token."""
+def _check_link(game_id: str, token: str) -> None:
+    """404 for no game, 403 for a token that is not (or no longer) the game's."""
     if not services.token_matches(game_id, token):
         if not services.game_exists(game_id):
             abort(404, description=NO_GAME)
         abort(403, description=STALE_LINK)
+
+
+def _private(response: Response) -> Response:
+    """The edit link's pages hold the token in their address: no cache, no Referer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.route("/games/<game_id>/join/<token>", methods=["GET", "POST"])
+def join(game_id: str, token: str) -> Response:
+    """The edit link. GET: asks whether to join (grants nothing); POST (the page's button,
+    with its CSRF token): grants this browser edit rights, then shows the game."""
+    _check_link(game_id, token)
+    if request.method == "GET":
+        if can_edit(game_id):
+            return _private(redirect(url_for("web.game", game_id=game_id)))
+        loaded = load_or_404(game_id)
+        page = render_template("sharing/join.html", loaded=loaded, token=token)
+        return _private(make_response(page))
     grant_edit(game_id, token)
     flash(str(JOINED), "success")
-    response = redirect(url_for("web.game", game_id=game_id))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _private(redirect(url_for("web.game", game_id=game_id), 303))
 
 
 @bp.post("/games/<game_id>/revoke")
@@ -143,6 +167,6 @@ def revoke(game_id: str) -> Response:
         abort(404, description=NO_GAME)
     require_owner(game_id)
     token = services.replace_edit_token(game_id)
-    grant_edit(game_id, token)
+    grant_owner(game_id, token)
     flash(str(REVOKED), "success")
     return redirect(url_for("web.game", game_id=game_id, _anchor="share"))

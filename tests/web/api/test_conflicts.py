@@ -35,7 +35,7 @@ def test_second_phone_with_if_match_gets_412_naming_the_deal(client: FlaskClient
     assert again.status_code == 412
     body = again.get_json()
     assert body["errors"][0]["message"].startswith(
-        "Deal 1 was already recorded: Rana's King of Hearts."
+        "Deal 1 was already recorded: \u2068Rana\u2069's King of Hearts."
     )
     assert body["game"]["version"] == 2
 

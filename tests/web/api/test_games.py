@@ -205,7 +205,7 @@ def test_record_deal_refusals_write_nothing(table: Table) -> None:
     assert repeated.status_code == 409
     (problem,) = errors(repeated)
     assert problem["rule"] == "R2" and problem["field"] == "contracts"
-    assert "Rana has already played Trix" in problem["message"]
+    assert "\u2068Rana\u2069 has already played Trix" in problem["message"]
     bad = table.deal({"contracts": ["diamonds"], "captures": {"diamonds": [5, 4, 3, 0]}})
     assert bad.status_code == 422
     assert errors(bad)[0] | {"code": None} == {
@@ -230,7 +230,9 @@ def test_record_deal_with_if_match(table: Table) -> None:
     assert stale.status_code == 412 and stale.headers["ETag"] == '"2"'
     (problem,) = errors(stale)
     assert problem["field"] == "If-Match"
-    assert problem["message"].startswith("Deal 1 was already recorded: Rana's King of Hearts.")
+    assert problem["message"].startswith(
+        "Deal 1 was already recorded: \u2068Rana\u2069's King of Hearts."
+    )
     assert stale.get_json()["game"]["version"] == 2
     assert table.deal(TRIX, **{"If-Match": "*"}).status_code == 201
     malformed = table.deal(DIAMONDS, **{"If-Match": '"abc"'})

@@ -202,6 +202,14 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "log.2.revisions.1.after.scores",
     ),
     ("log_not_list", _set("log", {"0": {}}), "log"),
+    # a history made up: the scores are not what the deal scores, or not the replayed deal
+    ("made_up_scores", _set("log.2.revisions.1.after.scores", [0, 0, 0, 0]), "log.2"),
+    ("made_up_before", _set("log.2.revisions.1.before.scores", [9, -9, 0, 0]), "log.2"),
+    # text no database can store, anywhere in the file (PostgreSQL refuses a NUL)
+    ("surrogate_name", _set("players.1", "Sa\udfffmi"), "players.1"),
+    ("surrogate_note", _set("log.0.entry.note", "\udfff"), "log.0.entry.note"),
+    ("surrogate_source", _set("log.1.revisions.0.source", "\udfff"), "log.1.revisions.0.source"),
+    ("nul_source", _set("log.1.revisions.0.source", "a\x00"), "log.1.revisions.0.source"),
     ("undone_in_log", _set("undone.0.position", 0), "undone.0"),
 ]
 

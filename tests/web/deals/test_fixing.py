@@ -153,7 +153,7 @@ def test_stale_deal_shows_what_changed_the_fresh_state_and_keeps_the_input(
     response = client.post(f"/games/{game_id}/deals/new?contracts=diamonds", data=body)
     assert response.status_code == 409
     page = html(response)
-    assert "Deal 1 was already recorded: Rana&#39;s Trix." in page
+    assert "Deal 1 was already recorded: \u2068Rana\u2069&#39;s Trix." in page
     assert 'data-testid="totals"' in page and ">150<" in page  # the fresh totals
     assert 'name="diamonds-0" value="4"' in page
     assert f'name="version" value="{version(game_id)}"' in page

@@ -848,7 +848,9 @@ def test_the_picker_is_told_who_plays_and_why_a_card_is_illegal(client: FlaskCli
     hands, tricks = random_deal(random.Random(12), RuleSet(), [Contract.QUEENS], 3)
     form = record_form("queens", hands, [], king="3")
     state = client.get("/disputes/play/state", query_string=form).get_json()
-    assert state["ok"] and state["to_play"] == 3 and "Player 4 to play" in state["status"]
+    assert (
+        state["ok"] and state["to_play"] == 3 and "\u2068Player 4\u2069 to play" in state["status"]
+    )
     assert sorted(state["cards"]) == sorted(cards(hands[3]).split())
     form["tricks"] = cards(tricks[0][:1])
     state = client.get("/disputes/play/state", query_string=form).get_json()

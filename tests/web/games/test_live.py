@@ -59,7 +59,7 @@ def test_version_poll_says_what_changed(client: FlaskClient) -> None:
     assert changed.status_code == 200 and changed.headers["ETag"] == '"2"'
     body = changed.get_json()
     assert body["version"] == 2 and body["deals_played"] == 1
-    assert body["change"] == "Deal 1 was recorded meanwhile: Rana's King of Hearts."
+    assert body["change"] == "Deal 1 was recorded meanwhile: \u2068Rana\u2069's King of Hearts."
 
 
 def test_polling_never_replays_an_unchanged_game(client: FlaskClient, no_replay: None) -> None:
@@ -91,7 +91,12 @@ def test_polling_an_unknown_game_is_a_json_404(client: FlaskClient) -> None:
     ("action", "before", "after", "sentence"),
     [
         ("edit", None, {"n": 3, "king": 2, "contracts": ["diamonds"]}, "Deal 3 was corrected"),
-        ("undo", {"n": 4, "king": 0, "contracts": ["trix"]}, None, "Deal 4 (Rana's Trix) was"),
+        (
+            "undo",
+            {"n": 4, "king": 0, "contracts": ["trix"]},
+            None,
+            "Deal 4 (\u2068Rana\u2069's Trix) was",
+        ),
         ("redeal", None, {"kind": "misdeal", "n": None}, "A misdeal was recorded meanwhile."),
         ("undo", {"kind": "redeal", "n": None}, None, "A redeal was undone meanwhile."),
     ],
@@ -138,7 +143,10 @@ def test_polling_on_postgres(pg_client: FlaskClient) -> None:
     pg_client.post(f"{API}/games/{game_id}/deals", json=KING, headers=auth)
     changed = pg_client.get(f"/games/{game_id}/version", headers={"If-None-Match": '"1"'})
     assert changed.status_code == 200
-    assert changed.get_json()["change"] == "Deal 1 was recorded meanwhile: Rana's King of Hearts."
+    assert (
+        changed.get_json()["change"]
+        == "Deal 1 was recorded meanwhile: \u2068Rana\u2069's King of Hearts."
+    )
     api = pg_client.get(f"{API}/games/{game_id}", headers={"If-None-Match": '"2"'})
     assert api.status_code == 304
     assert pg_client.get("/games/nope/version").status_code == 404

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.store import games as services
+from tests.common import owner_token
 from tests.web.pages import NAMES, html, new_game, post_deal, version
 
 # --- helpers -------------------------------------------------------------------------------
@@ -120,9 +121,8 @@ def test_new_game_page_explains_seats_and_offers_recent_names(client: FlaskClien
 
 def test_create_game_grants_edit_rights_and_keeps_token(client: FlaskClient) -> None:
     game_id = new_game(client, first_king=2)
-    with client.session_transaction() as session:
-        assert game_id in session["edit_games"]
-        assert services.token_matches(game_id, session["edit_tokens"][game_id])
+    token = owner_token(client, game_id)
+    assert token is not None and services.token_matches(game_id, token)
     loaded = services.load_game(game_id)
     assert loaded.players == NAMES and loaded.first_king == 2
     page = html(client.get(f"/games/{game_id}"))
@@ -168,7 +168,7 @@ def test_create_game_refuses_first_king_outside_custom_order(client: FlaskClient
         "/games/new", data={**data, "first_king": "0", "preset": "standard", **fields}
     )
     assert response.status_code == 422
-    assert "Omar is the first king, not Rana" in html(response)
+    assert "\u2068Omar\u2069 is the first king, not \u2068Rana\u2069" in html(response)
 
 
 def test_preset_applies_without_javascript_and_switches_override_it(client: FlaskClient) -> None:
@@ -306,10 +306,10 @@ def test_repeated_contract_is_refused_with_the_reason(client: FlaskClient) -> No
     game_id = new_game(client)
     post_deal(client, game_id, "trix", DEALS["trix"])
     form = html(client.get(f"/games/{game_id}/deals/new?contracts=trix"))
-    assert "Rana has already played Trix in his kingdom" in form
+    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in form
     response = post_deal(client, game_id, "trix", DEALS["trix"])
     assert response.status_code == 409
-    assert "Rana has already played Trix in his kingdom" in html(response)
+    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in html(response)
     assert len(services.load_game(game_id).log) == 1
 
 

@@ -139,6 +139,11 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
 ]
 
 
+def bare(text: str) -> str:
+    """Text as read: without the isolates that keep names in their place."""
+    return text.translate({0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None})
+
+
 @pytest.mark.parametrize(("rules", "expected"), GOLDEN, ids=lambda v: str(v)[:40])
 def test_golden(rules: dict[str, Any], expected: list[str]) -> None:
     assert describe_rules(RuleSet.from_dict(rules)) == expected
@@ -160,7 +165,7 @@ def test_several_rules_keep_the_rule_set_order() -> None:
 
 def test_r2_the_first_dealer_is_named_when_the_names_are_known() -> None:
     rules = RuleSet.from_dict({"dealer": "rotates", "first_dealer": 2})
-    assert describe_rules(rules, ["Rana", "Sami", "Omar", "Lina"])[0].startswith(
+    assert bare(describe_rules(rules, ["Rana", "Sami", "Omar", "Lina"])[0]).startswith(
         "Omar deals first, then the deal passes to the right every deal"
     )
 
