@@ -15,11 +15,12 @@ from typing import Any
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
-from scorekeeper.rules.game import DealRecord, Game, Kingdom, RedealEntry
+from scorekeeper.rules.game import Game, RedealEntry
 from scorekeeper.rules.ruleset import Combination, Dealer, RuleSet, Values
-from scorekeeper.rules.scoring import expected_total, team_totals
+from scorekeeper.rules.scoring import team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
 from scorekeeper.web.games.new_game_form import switch_values
+from scorekeeper.web.kingdoms import KingdomView, kingdom_sections
 
 SYMBOLS = {
     Contract.KING: "K♥",
@@ -30,54 +31,6 @@ SYMBOLS = {
 }
 """A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix rows open at J."""
 RED = frozenset({Contract.KING, Contract.DIAMONDS})
-
-
-@dataclass
-class DealRow:
-    deal: DealRecord
-    position: int
-
-
-@dataclass
-class RedealRow:
-    entry: RedealEntry
-    position: int
-
-
-@dataclass
-class KingdomView:
-    """One kingdom's lines of the scoreboard."""
-
-    number: int
-    king: int | None
-    rows: list[DealRow | RedealRow]
-    totals: tuple[int, int, int, int]
-    finished: bool
-    expected: int
-    """What the kingdom's deals should add up to (0 under a zero-sum rule set)."""
-    adds_up: bool
-    team: tuple[int, int] | None = None
-    """Under team kingdoms, the team the kingdom belongs to (R9.5)."""
-
-    @property
-    def key(self) -> tuple[Any, ...]:
-        """Everything these lines show, for the page's fragment cache (``cached``)."""
-        rows = tuple(
-            (row.deal.n, row.deal.contracts, row.deal.scores)
-            if isinstance(row, DealRow)
-            else row.entry
-            for row in self.rows
-        )
-        return (
-            self.number,
-            self.king,
-            self.totals,
-            self.finished,
-            self.expected,
-            self.adds_up,
-            self.team,
-            rows,
-        )
 
 
 @dataclass
@@ -111,19 +64,7 @@ class Board:
 
 def build_board(game: Game, log: Sequence[Any]) -> Board:
     """The scoreboard of ``game``; ``log`` is services' LogRow list (position, entry, n)."""
-    deal_positions = {row.n: row.position for row in log if row.n is not None}
-    redeal_positions = [row.position for row in log if isinstance(row.entry, RedealEntry)]
-    positions = iter(redeal_positions)
-    views = [
-        _kingdom_view(game.rules, i + 1, k.king, k.deals, k.redeals, k, deal_positions, positions)
-        for i, k in enumerate(game.kingdoms)
-    ]
-    extra = None
-    if game.extra_deals or game.extra_redeals:
-        extra = _kingdom_view(
-            game.rules, 0, game.first_king, game.extra_deals, game.extra_redeals, None,
-            deal_positions, positions,
-        )  # fmt: skip
+    views, extra = kingdom_sections(game, log)
     return Board(
         game=game,
         kingdoms=views,
@@ -162,34 +103,6 @@ def rule_lines(rules: RuleSet) -> list[tuple[str, str]]:
     """(switch, value) of every switch whose value is not the standard one."""
     standard = switch_values(RuleSet())
     return [(k, v) for k, v in switch_values(rules).items() if standard[k] != v]
-
-
-def _kingdom_view(
-    rules: RuleSet,
-    index: int,
-    king: int | None,
-    deals: Sequence[DealRecord],
-    redeals: Sequence[RedealEntry],
-    kingdom: Kingdom | None,
-    deal_positions: dict[int, int],
-    redeal_positions: Any,
-) -> KingdomView:
-    rows: list[DealRow | RedealRow] = [DealRow(d, deal_positions.get(d.n, 0)) for d in deals]
-    rows += [RedealRow(r, next(redeal_positions, 0)) for r in redeals]
-    rows.sort(key=lambda row: row.position)
-    totals = kingdom.totals if kingdom is not None else _sum(d.scores for d in deals)
-    expected = sum(expected_total(rules, d.contracts, d.captures) for d in deals)
-    ok = sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok)
-    finished = kingdom.finished if kingdom is not None else True
-    team = kingdom.team if kingdom is not None else None
-    return KingdomView(index, king, rows, totals, finished, expected, ok, team)
-
-
-def _sum(rows: Any) -> tuple[int, int, int, int]:
-    out = [0, 0, 0, 0]
-    for row in rows:
-        out = [a + b for a, b in zip(out, row, strict=True)]
-    return (out[0], out[1], out[2], out[3])
 
 
 def leading_seats(game: Game) -> set[int]:

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.cards import QUEENS
-from scorekeeper.rules.game import Game, Kingdom
-from scorekeeper.rules.game_log import DealRecord, RedealEntry, sum_scores
-from scorekeeper.rules.scoring import expected_total
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.game_log import DealRecord, RedealEntry
 from scorekeeper.store.snapshot import LoadedGame, LogRow
 from scorekeeper.text.locale import format_number, localize_digits, ngettext
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts
 from scorekeeper.text.rule_words import describe_rules, zero_sum_reasons
+from scorekeeper.web.kingdoms import DealRow, KingdomView, RedealRow, kingdom_sections
 
 
 @dataclass(frozen=True)
@@ -245,31 +245,23 @@ def _running_totals(deals: Sequence[DealRecord]) -> list[Seats4]:
     return out
 
 
-def _lines_by_deal(
-    game: Game, log: Sequence[LogRow]
-) -> tuple[dict[int, list[DealLine | NoteLine]], list[NoteLine]]:
-    """Each deal's lines (the redeals just before it, then the deal), and trailing redeals."""
-    running = _running_totals(game.deals)
-    by_n = {deal.n: deal for deal in game.deals}
-    lines: dict[int, list[DealLine | NoteLine]] = {}
-    pending: list[NoteLine] = []
-    for row in log:
-        if isinstance(row.entry, RedealEntry):
-            pending.append(NoteLine(describe_redeal(row.entry)))
-        elif row.n is not None and row.n in by_n:
-            deal = by_n[row.n]
-            line = DealLine(
-                deal.n,
-                describe_contracts(deal.contracts),
-                describe_captures(deal.captures),
-                deal.scores,
-                running[deal.n - 1],
-                deal_notes(row.entry),
-                _dealt_by(deal),
-            )
-            lines[deal.n] = [*pending, line]
-            pending = []
-    return lines, pending
+def _line(
+    row: DealRow | RedealRow, running: dict[int, Seats4], entries: dict[int, object]
+) -> DealLine | NoteLine:
+    """A deal's line (its captures in words, its scores and the running totals), or a
+    redeal's note."""
+    if isinstance(row, RedealRow):
+        return NoteLine(describe_redeal(row.entry))
+    deal = row.deal
+    return DealLine(
+        deal.n,
+        describe_contracts(deal.contracts),
+        describe_captures(deal.captures),
+        deal.scores,
+        running[deal.n],
+        deal_notes(entries.get(row.position)),
+        _dealt_by(deal),
+    )
 
 
 def _dealt_by(deal: DealRecord) -> Phrase:
@@ -279,40 +271,38 @@ def _dealt_by(deal: DealRecord) -> Phrase:
     return phrase(_("dealt by %(player)s"), player=Who(deal.dealer))
 
 
-def _subtotal(game: Game, kingdom: Kingdom) -> Subtotal:
+def _subtotal(game: Game, kingdom: KingdomView) -> Subtotal:
     """The kingdom's totals, checked against what the rule set implies (R11)."""
     total = sum(kingdom.totals)
     if not kingdom.finished:
-        done, all_five = format_number(5 - len(kingdom.remaining)), format_number(5)
+        done, all_five = format_number(5 - kingdom.remaining), format_number(5)
         check = _("in progress (%(done)s of %(total)s contracts)", done=done, total=all_five)
         return Subtotal(kingdom.totals, check, True)
     if game.zero_sum:
-        if total == 0:
+        if kingdom.adds_up:
             return Subtotal(kingdom.totals, "✓ " + format_number(0), True)
         return Subtotal(kingdom.totals, _("✗ sums to %(total)s, not 0", total=number(total)), False)
-    expected = sum(expected_total(game.rules, d.contracts, d.captures) for d in kingdom.deals)
-    sums = {"total": number(total), "expected": number(expected)}
-    if total == expected:
+    sums = {"total": number(total), "expected": number(kingdom.expected)}
+    if kingdom.adds_up:
         return Subtotal(kingdom.totals, _("✓ %(total)s (expected %(expected)s)", **sums), True)
     return Subtotal(kingdom.totals, _("✗ %(total)s (expected %(expected)s)", **sums), False)
 
 
 def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
-    by_n, trailing = _lines_by_deal(game, log)
+    """The kingdoms as the game page shows them (:mod:`scorekeeper.web.kingdoms`), as lines."""
+    running = dict(zip((d.n for d in game.deals), _running_totals(game.deals), strict=True))
+    entries: dict[int, object] = {row.position: row.entry for row in log}
+    views, extra = kingdom_sections(game, log)
     sections: list[Section] = []
-    for index, kingdom in enumerate(game.kingdoms):
-        lines = [line for deal in kingdom.deals for line in by_n.get(deal.n, [])]
-        if index == len(game.kingdoms) - 1 and game.in_kingdoms:
-            lines += trailing  # redeals of the deal being played now
-        subtotal = _subtotal(game, kingdom) if kingdom.deals else None
-        title = _("Kingdom %(number)s", number=format_number(index + 1))
-        sections.append(Section(title, kingdom.king, tuple(lines), subtotal, kingdom.team))
-    if game.extra_deals or (game.extra_redeals and not game.in_kingdoms):
-        lines = [line for deal in game.extra_deals for line in by_n.get(deal.n, [])]
-        extra_totals = sum_scores(d.scores for d in game.extra_deals)
-        subtotal = Subtotal(extra_totals, _("tie-break (R12)"), True)
-        title = _("Extra deal")
-        sections.append(Section(title, game.first_king, (*lines, *trailing), subtotal))
+    for view in views:
+        lines = tuple(_line(row, running, entries) for row in view.rows)
+        subtotal = _subtotal(game, view) if any(True for _ in view.deals()) else None
+        title = _("Kingdom %(number)s", number=format_number(view.number))
+        sections.append(Section(title, view.king, lines, subtotal, view.team))
+    if extra is not None:
+        lines = tuple(_line(row, running, entries) for row in extra.rows)
+        subtotal = Subtotal(extra.totals, _("tie-break (R12)"), True)
+        sections.append(Section(_("Extra deal"), game.first_king, lines, subtotal))
     return tuple(sections)
 
 
