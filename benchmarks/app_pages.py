@@ -37,8 +37,9 @@ from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 
 from benchmarks.timing import best_per_call  # noqa: E402
-from scorekeeper import create_app, game_store  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.store import game_store  # noqa: E402
 from tests.sql import sql_statements  # noqa: E402
 
 ORIGIN = "http://localhost"

@@ -34,8 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
-from scorekeeper import create_app, pdf  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.web.sheets import pdf  # noqa: E402
 from scorekeeper.web.sheets.content import DealLine, Sheet, build_sheet, plain  # noqa: E402
 
 
