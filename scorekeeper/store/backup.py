@@ -29,7 +29,15 @@ from scorekeeper.store.backup_format import (
     revision_dict,
     timestamp,
 )
-from scorekeeper.store.game_store import fetch_game, fetch_log, load_game
+from scorekeeper.store.game_store import (
+    ADD_ENTRY,
+    ADD_GAME,
+    ADD_REVISION,
+    ADD_SEATS,
+    fetch_game,
+    fetch_log,
+    load_game,
+)
 from scorekeeper.store.snapshot import LoadedGame
 from scorekeeper.store.summary import summarize
 from scorekeeper.store.tokens import hash_token, new_edit_token, new_game_id
@@ -93,53 +101,60 @@ def import_game(data: object) -> tuple[LoadedGame, str]:
     backup = parse_backup(data)
     token, game_id = new_edit_token(), new_game_id()
     with write_transaction() as session:
-        session.add(_game_row(backup, game_id, token))
-        session.flush()  # the game's row first: the log and revisions refer to it
-        session.add_all(_log_rows(backup, game_id))
-        session.add_all(_revision_rows(backup, game_id))
+        connection = session.connection()
+        # The game's row first: its seats, log and revisions refer to it.
+        connection.execute(ADD_GAME, _game_row(backup, game_id, token))
+        connection.execute(ADD_SEATS, _seat_rows(backup, game_id))
+        if backup.log:
+            connection.execute(ADD_ENTRY, _log_rows(backup, game_id))
+        if backup.revisions:
+            connection.execute(ADD_REVISION, _revision_rows(backup, game_id))
     return load_game(game_id), token
 
 
-def _game_row(backup: Backup, game_id: str, token: str) -> models.Game:
-    return models.Game(
-        id=game_id,
-        rules=backup.rules.to_dict(),
-        first_king=backup.first_king,
-        version=backup.version,
-        edit_token_hash=hash_token(token),
-        finished=backup.game.finished,
-        summary=summarize(backup.game),
-        seats=[models.Seat(seat=s, name=name) for s, name in enumerate(backup.players)],
-        created_at=backup.created_at,
-        updated_at=backup.updated_at,
-    )
+def _game_row(backup: Backup, game_id: str, token: str) -> dict[str, Any]:
+    return {
+        "id": game_id,
+        "rules": backup.rules.to_dict(),
+        "first_king": backup.first_king,
+        "version": backup.version,
+        "edit_token_hash": hash_token(token),
+        "finished": backup.game.finished,
+        "summary": summarize(backup.game),
+        "created_at": backup.created_at,
+        "updated_at": backup.updated_at,
+    }
 
 
-def _log_rows(backup: Backup, game_id: str) -> list[models.LogEntry]:
+def _seat_rows(backup: Backup, game_id: str) -> list[dict[str, Any]]:
+    return [{"game_id": game_id, "seat": s, "name": n} for s, n in enumerate(backup.players)]
+
+
+def _log_rows(backup: Backup, game_id: str) -> list[dict[str, Any]]:
     return [
-        models.LogEntry(
-            game_id=game_id,
-            position=position,
-            kind=item.kind,
-            payload=item.entry.to_dict(),
-            created_at=item.created_at,
-        )
+        {
+            "game_id": game_id,
+            "position": position,
+            "kind": item.kind,
+            "payload": item.entry.to_dict(),
+            "created_at": item.created_at,
+        }
         for position, item in enumerate(backup.log)
     ]
 
 
-def _revision_rows(backup: Backup, game_id: str) -> list[models.Revision]:
+def _revision_rows(backup: Backup, game_id: str) -> list[dict[str, Any]]:
     return [
-        models.Revision(
-            game_id=game_id,
-            position=r.position,
-            n=r.n,
-            action=r.action,
-            version=r.version,
-            before=r.before,
-            after=r.after,
-            at=r.at,
-            source=r.source,
-        )
+        {
+            "game_id": game_id,
+            "position": r.position,
+            "n": r.n,
+            "action": r.action,
+            "version": r.version,
+            "before": r.before,
+            "after": r.after,
+            "at": r.at,
+            "source": r.source,
+        }
         for r in backup.revisions
     ]

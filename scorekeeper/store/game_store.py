@@ -16,7 +16,7 @@ recording a deal costs a handful of statements and no replay.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -206,15 +206,15 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
         n = game.deals_played if isinstance(entry, DealEntry) else None
         log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
     return LoadedGame(
-        row.id,
-        row.version,
-        row.created_at,
-        row.updated_at,
-        players,
-        rules,
-        row.first_king,
-        game,
-        log,
+        id=row.id,
+        version=row.version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        players=players,
+        rules=rules,
+        first_king=row.first_king,
+        game=game,
+        log=log,
     )
 
 
@@ -402,8 +402,6 @@ def apply_change(
             "source": source[:16],  # a label from code ("api", "page"), never user input
         },
     )
-    new = LoadedGame(
-        old.id, version, old.created_at, now, old.players, old.rules, old.first_king, game, log
-    )
+    new = replace(old, version=version, updated_at=now, game=game, log=log)
     locked.written.append(new)
     return new

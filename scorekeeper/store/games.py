@@ -207,7 +207,17 @@ def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[Lo
     with write_transaction() as session:
         session.connection().execute(ADD_GAME, row)
         session.connection().execute(ADD_SEATS, seats)
-    loaded = LoadedGame(game_id, 1, now, now, names, rules, first_king, game, [])
+    loaded = LoadedGame(
+        id=game_id,
+        version=1,
+        created_at=now,
+        updated_at=now,
+        players=names,
+        rules=rules,
+        first_king=first_king,
+        game=game,
+        log=[],
+    )
     return loaded, token
 
 
