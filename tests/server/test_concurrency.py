@@ -235,7 +235,9 @@ def test_two_phones_record_the_same_deal_exactly_one_is_saved(
         assert sorted(s for s, _ in answers) == [201, 412]
         refused = next(body for s, body in answers if s == 412)
         message = refused["errors"][0]["message"]
-        assert message.startswith("Deal 1 was already recorded: \u2068Rana\u2069's King of Hearts."), message
+        assert message.startswith(
+            "Deal 1 was already recorded: \u2068Rana\u2069's King of Hearts."
+        ), message
         assert refused["game"]["version"] == state["version"] + 1  # the fresh game
         _, _, fresh = client.call("GET", f"/api/v1/games/{game_id}")
         assert [d["n"] for d in fresh["kingdoms"][0]["deals"]] == [1]
