@@ -31,12 +31,11 @@ day (``renewed``), not with every page (:func:`renew_daily`).
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
-import secrets
 from datetime import UTC, datetime
 
+from cryptography.fernet import Fernet, InvalidToken
 from flask import Response, abort, current_app, request, session
 
 from scorekeeper.store import games as services
@@ -54,10 +53,9 @@ and ``own_games``): converted on their next request (:func:`upgrade_old_session`
 REMEMBERED = 20
 """Joined (and seen) games remembered per browser: about 40 bytes each in the cookie."""
 OWNED = 12
-"""Created games remembered per browser: about 100 bytes each in the cookie."""
+"""Created games remembered per browser: about 160 bytes each in the cookie."""
 REF_LENGTH = 16
 """Hex digits of the token's hash kept as its reference (64 bits)."""
-NONCE_BYTES = 16
 READ_ONLY = _l(
     "You can follow this game's scores, but this phone cannot change them: "
     "open the game's edit link on this phone to enter deals."
@@ -69,28 +67,17 @@ NOT_OWNER = _l("Only the phone that started this game can replace its edit link.
 # --- sealing the owner's token ---------------------------------------------------------------
 
 
-def _seal_key() -> bytes:
+def _sealer() -> Fernet:
+    """Authenticated encryption (the ``cryptography`` library's Fernet: AES-CBC with an
+    HMAC), under a key derived from the app's secret key."""
     secret = str(current_app.secret_key or "").encode()
-    return hmac.new(secret, b"scorekeeper: edit-token seal", hashlib.sha256).digest()
-
-
-def _keystream(nonce: bytes, length: int) -> bytes:
-    """HMAC-SHA-256 in counter mode: a fresh stream for each (random) nonce."""
-    key = _seal_key()
-    blocks = (
-        hmac.new(key, nonce + i.to_bytes(4, "big"), hashlib.sha256).digest()
-        for i in range(-(-length // 32))
-    )
-    return b"".join(blocks)[:length]
+    key = hmac.new(secret, b"scorekeeper: edit-token seal", hashlib.sha256).digest()
+    return Fernet(base64.urlsafe_b64encode(key))
 
 
 def seal(token: str) -> str:
-    """``token`` encrypted with a key derived from the app's secret (the cookie's signature
-    already guards it against changes): unreadable to whoever sees the cookie."""
-    data = token.encode()
-    nonce = secrets.token_bytes(NONCE_BYTES)
-    sealed = bytes(a ^ b for a, b in zip(data, _keystream(nonce, len(data)), strict=True))
-    return base64.urlsafe_b64encode(nonce + sealed).decode("ascii")
+    """``token`` encrypted: unreadable, and unforgeable, to whoever sees the cookie."""
+    return _sealer().encrypt(token.encode()).decode("ascii")
 
 
 def unseal(sealed: object) -> str | None:
@@ -98,14 +85,8 @@ def unseal(sealed: object) -> str | None:
     if not isinstance(sealed, str):
         return None
     try:
-        raw = base64.urlsafe_b64decode(sealed.encode("ascii"))
-    except (binascii.Error, UnicodeEncodeError):
-        return None
-    nonce, data = raw[:NONCE_BYTES], raw[NONCE_BYTES:]
-    plain = bytes(a ^ b for a, b in zip(data, _keystream(nonce, len(data)), strict=True))
-    try:
-        return plain.decode()
-    except UnicodeDecodeError:
+        return _sealer().decrypt(sealed.encode("ascii")).decode()
+    except (InvalidToken, UnicodeError):
         return None
 
 
