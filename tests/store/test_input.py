@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.game_log import DealEntry
-from scorekeeper.store.input import parse_deal_body
+from scorekeeper.store.input import check_storable, parse_deal_body, unstorable_field
 from tests.common import K, T
 
 
@@ -40,3 +42,23 @@ def test_a_deal_body_of_the_wrong_shape_is_refused_naming_the_field(
     with pytest.raises(MalformedError) as caught:
         parse_deal_body(body)
     assert caught.value.problems[0].field == field
+
+
+JSON_TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=8)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES)
+def test_the_quick_storable_check_agrees_with_the_field_by_field_one(value: Any) -> None:
+    """The one-pass check (C JSON encoder) and the walk that names the field agree: a body
+    is refused exactly when some text in it holds a NUL or a lone surrogate."""
+    try:
+        check_storable(value)
+        refused = False
+    except MalformedError:
+        refused = True
+    assert refused == (unstorable_field(value) is not None)
