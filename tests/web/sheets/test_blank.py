@@ -99,3 +99,9 @@ def test_bad_parameters_are_a_400_with_a_clear_sentence(
 
 def test_forty_characters_is_fine(client: FlaskClient) -> None:
     assert blank(client, "?players=" + "x" * 40).status_code == 200
+
+
+def test_the_blank_sheet_is_linked_from_the_home_page_and_the_help(client: FlaskClient) -> None:
+    for page in ("/", "/help"):
+        html = client.get(page).get_data(as_text=True)
+        assert 'data-testid="blank-sheet"' in html and 'href="/sheets/blank.pdf"' in html
