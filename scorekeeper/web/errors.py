@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from flask import Response, jsonify, render_template, request
+from flask import Response, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -261,7 +261,29 @@ Answer = tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]
 
 def _page(code: int, title: object, message: object) -> str:
     request.environ[ERROR_PAGE_KEY] = True  # its address may be made up: keep none of it
-    return render_template("layout/error.html", code=code, title=str(title), message=str(message))
+    return render_template(
+        "layout/error.html",
+        code=code,
+        title=str(title),
+        message=str(message),
+        game_url=_game_of_this_page(),
+    )
+
+
+def _game_of_this_page() -> str | None:
+    """The game page to go back to, when the refused address belongs to a game that exists."""
+    game_id = (request.view_args or {}).get("game_id")
+    if not isinstance(game_id, str) or not _exists(game_id):
+        return None
+    return url_for("web.game", game_id=game_id)
+
+
+def _exists(game_id: str) -> bool:
+    try:
+        return services.game_exists(game_id)
+    except Exception:  # the page must render even if the database is gone
+        rollback()
+        return False
 
 
 def _http_message(exc: HTTPException) -> str:

@@ -180,3 +180,17 @@ def test_only_sqlite_files_have_a_write_gate(make_app: Callable[..., Flask]) -> 
     pg = make_app(SQLALCHEMY_DATABASE_URI="postgresql://u@localhost/x")
     with pg.app_context():
         assert write_gate.file_of(db.engine) is None
+
+
+def test_an_error_page_on_a_games_address_offers_the_way_back_to_it(client: FlaskClient) -> None:
+    """A refused request about a game that exists leads back to the game; one about a game
+    that does not exist leads only home."""
+    game_id = client.post(
+        "/api/v1/games", json={"players": ["Rana", "Sami", "Omar", "Lina"]}
+    ).get_json()["id"]
+    missing_deal = client.get(f"/games/{game_id}/deals/9")
+    assert missing_deal.status_code == 404
+    page = missing_deal.get_data(as_text=True)
+    assert f'href="/games/{game_id}" data-testid="back-to-game"' in page
+    nowhere = client.get("/games/no-such-game/deals/9").get_data(as_text=True)
+    assert 'data-testid="back-to-game"' not in nowhere
