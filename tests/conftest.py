@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,3 +105,21 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_app(
+    request: pytest.FixtureRequest, make_app: Callable[..., Flask], tmp_path: Path
+) -> Iterator[Flask]:
+    """An app with the tables created, on a SQLite file or in a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'app.sqlite'}")
+        with app.app_context():
+            db.create_all()
+            yield app
+            db.session.remove()
+            db.engine.dispose()
+        return
+    url = request.getfixturevalue("test_database_url")
+    with postgres_schema_app(make_app, url) as app:
+        yield app

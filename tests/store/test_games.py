@@ -7,8 +7,7 @@ PostgreSQL server of scripts/test.sh, in a fresh schema.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,29 +23,7 @@ from scorekeeper.store import games as services
 from scorekeeper.store import models
 from scorekeeper.web.errors import refusal_text
 from tests.common import NAMES, C, D, K, Q, T
-from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
-
-# --- fixtures ------------------------------------------------------------------------------
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_app(
-    request: pytest.FixtureRequest, make_app: Callable[..., Flask], tmp_path: Path
-) -> Iterator[Flask]:
-    """An app with the tables created, on a SQLite file or in a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
-        app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'games.sqlite'}")
-        with app.app_context():
-            db.create_all()
-            yield app
-            db.session.remove()
-            db.engine.dispose()
-        return
-    url = request.getfixturevalue("test_database_url")
-    with postgres_schema_app(make_app, url) as app:
-        yield app
-
 
 # --- building deals ------------------------------------------------------------------------
 
