@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.text.locale import current_digits, current_locale
+from scorekeeper.web.language import current_theme
 
 EXTENSION = "scorekeeper.fragments"
 SIZE = 4096
@@ -95,8 +96,8 @@ def _request_setting() -> tuple[FragmentCache, tuple[str, ...]]:
     environ = request.environ
     setting: tuple[FragmentCache, tuple[str, ...]] | None = environ.get(SETTING_KEY)
     if setting is None:
-        theme = request.cookies.get("theme", "auto")  # the header's theme switch shows it
-        where = (current_locale(), current_digits(), request.script_root, theme)
+        # The header's theme switch shows the theme: one of three, whatever the cookie says.
+        where = (current_locale(), current_digits(), request.script_root, current_theme())
         setting = environ[SETTING_KEY] = (fragment_cache(), where)
     return setting
 

@@ -205,3 +205,14 @@ def test_made_up_addresses_cannot_evict_the_kept_pieces(app: Flask, client: Flas
     assert len(cache) == kept
     page = client.get("/help?x=1").get_data(as_text=True)
     assert "next=/help?x%3D1" in page or "next=/help%3Fx%3D1" in page  # still this page's links
+
+
+def test_a_made_up_theme_cookie_cannot_add_pieces(app: Flask, client: FlaskClient) -> None:
+    """The theme is one of three whatever the cookie says, so cookies cannot grow the cache."""
+    cache = fragment_cache(app)
+    client.get("/help")
+    kept = len(cache)
+    for n in range(20):
+        client.set_cookie("theme", f"made-up-{n}")
+        assert client.get("/help").status_code == 200
+    assert len(cache) == kept
