@@ -169,7 +169,8 @@ def measure(app: Any, circle_id: str, member_id: int, label: str) -> dict[str, A
         print(
             f"  {label}, {name}: warm p50 {1000 * out[name][0]:.1f} ms, p95 "
             f"{1000 * out[name][1]:.1f} ms; cold p50 {1000 * out[name][2]:.1f} ms, p95 "
-            f"{1000 * out[name][3]:.1f} ms; statements cold {cold_statements}, warm {warm_statements}"
+            f"{1000 * out[name][3]:.1f} ms; statements cold {cold_statements}, "
+            f"warm {warm_statements}"
         )
     return out
 
