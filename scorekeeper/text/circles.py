@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.text.locale import format_number, isolate_name
+from babel.numbers import format_decimal
+
+from scorekeeper.text.locale import current_digits, current_locale, format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 
@@ -20,11 +22,31 @@ CERTAINTY = {
 }
 
 
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+def grouped_number(value: int, locale: str | None = None, digits: str | None = None) -> str:
+    """A large number with the language's thousands separator, in the chosen digits.
+
+    >>> grouped_number(1240, "en", "latn"), grouped_number(1240, "ru", "latn")
+    ('1,240', '1\xa0240')
+    >>> grouped_number(1240, "ar", "arab"), grouped_number(-1240, "it", "latn")
+    ('١٬٢٤٠', '−1.240')
+    """
+    system = digits or current_digits()
+    language = locale or current_locale()
+    numbering = "arab" if system == "arab" and language == "ar" else "latn"
+    text = format_decimal(abs(value), locale=language, numbering_system=numbering)
+    if system == "arab":
+        text = text.translate(ARABIC_INDIC)
+    return format_number(-1, system)[:-1] + text if value < 0 else text
+
+
 def rating_words(number: int, certainty: str) -> str:
     """A rating as one number with its uncertainty: "about 1,240, still settling"."""
     return _(
         "about %(number)s, %(certainty)s",
-        number=format_number(number),
+        number=grouped_number(number),
         certainty=str(CERTAINTY.get(certainty, CERTAINTY["settling"])),
     )
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from scorekeeper.rules.errors import IllegalError, Problem, ProblemList
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.circles.models import CIRCLE_NAME_LENGTH, EMOJI_LENGTH
-from scorekeeper.store.input import BIDI_CONTROLS, _clean_name, storable
+from scorekeeper.store.input import BIDI_CONTROLS, clean_name, storable
 
 MEMBERS_MAX = 64
 """Members of one circle: a club's worth."""
@@ -46,7 +46,7 @@ def clean_circle_name(raw: object) -> str:
 def clean_member_name(raw: object, index: int, field: str = "members") -> str:
     """One member's name, checked as a player's name (R1); the problem names ``field.index``."""
     problems = ProblemList()
-    name = _clean_name(problems, index, raw)
+    name = clean_name(problems, index, raw)
     if problems or name is None:
         raise IllegalError([_moved(p, f"{field}.{index}") for p in problems.problems])
     return name
@@ -63,7 +63,7 @@ def clean_member_names(raw: object, field: str = "members") -> list[str]:
     seen: set[str] = set()
     for index, item in enumerate(raw):
         one = ProblemList()
-        name = _clean_name(one, index, item)
+        name = clean_name(one, index, item)
         problems.problems.extend(_moved(p, f"{field}.{index}") for p in one.problems)
         if name is None:
             continue
