@@ -41,6 +41,7 @@ def upgrade():
         sa.Column("emoji", sa.String(length=16), nullable=True),
         sa.Column("mu", sa.Float(), nullable=True),
         sa.Column("sigma", sa.Float(), nullable=True),
+        sa.Column("sums", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["circle_id"], ["circles.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
@@ -64,6 +65,9 @@ def upgrade():
         sa.Column("game_id", sa.String(length=32), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("member_id", sa.Integer(), nullable=False),
+        sa.Column("total", sa.Integer(), nullable=True),
+        sa.Column("place", sa.Integer(), nullable=True),
+        sa.Column("share", sa.JSON(), nullable=True),
         sa.ForeignKeyConstraint(
             ["game_id", "seat"],
             ["seats.game_id", "seats.seat"],

@@ -35,7 +35,7 @@ def export_circle(circle_id: str) -> dict[str, Any]:
         "members": [{"name": m.name, "colour": m.colour, "emoji": m.emoji} for m in circle.members],
         "games": [
             {"seats": [index[m] for m in g.members], "game": export_game(g.game_id)}
-            for g in circle.games
+            for g in services.linked_games(circle)
         ],
     }
 

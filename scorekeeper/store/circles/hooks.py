@@ -3,9 +3,12 @@
 :func:`game_changed` is called by the store's one write path
 (:func:`scorekeeper.store.game_store.apply_change`) after every record, edit,
 redeal or undo. For a game in no circle it costs one primary-key lookup.
-For a circle's game it stores the game's new facts, bumps the circle's
-version (the key of every cache of the circle) and, when the game is or was
-finished, rates the circle's history again from the start.
+For a circle's game it bumps the circle's version (the key of every cache
+of the circle; on PostgreSQL the row's lock also makes the circle's writes
+take turns), stores the game's new facts and, when the game is or was
+finished, takes the game's old shares from its members' sums and adds the
+new ones (:func:`move_shares`), and rates the circle's history again from
+the start.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from scorekeeper.store import models as game_models
 from scorekeeper.store.circles import models
 from scorekeeper.store.circles.facts import game_facts
 from scorekeeper.store.circles.ratings import RatedGame, rate_history
+from scorekeeper.store.circles.stats import add, seat_share
 from scorekeeper.store.snapshot import LoadedGame
 
 CIRCLES = models.Circle.__table__
@@ -49,11 +53,76 @@ def game_changed(session: Session, loaded: LoadedGame) -> None:
         return
     circle_id, was_finished = str(row[0]), bool(row[1])
     finished = loaded.game.finished
-    params = {"of_game": loaded.id, "new_facts": game_facts(loaded.game), "new_finished": finished}
-    connection.execute(SET_FACTS, params)
     bump_version(connection, circle_id)
+    facts = game_facts(loaded.game)
+    params = {"of_game": loaded.id, "new_facts": facts, "new_finished": finished}
+    connection.execute(SET_FACTS, params)
     if was_finished or finished:
+        move_shares(connection, loaded.id, was_finished, facts if finished else None)
         refresh_ratings(connection, circle_id)
+
+
+SEATS_OF = (
+    select(SEATS.c.seat, SEATS.c.member_id, SEATS.c.share)
+    .where(SEATS.c.game_id == bindparam("game_id"))
+    .order_by(SEATS.c.seat)
+)
+SET_SEAT = (
+    update(SEATS)
+    .where(SEATS.c.game_id == bindparam("of_game"), SEATS.c.seat == bindparam("of_seat"))
+    .values(
+        total=bindparam("new_total", type_=SEATS.c.total.type),
+        place=bindparam("new_place", type_=SEATS.c.place.type),
+        share=bindparam("new_share", type_=SEATS.c.share.type),
+    )
+)
+SET_SUMS = (
+    update(MEMBERS)
+    .where(MEMBERS.c.id == bindparam("of_member"))
+    .values(sums=bindparam("new_sums", type_=MEMBERS.c.sums.type))
+)
+
+
+def move_shares(
+    connection: Connection, game_id: str, counted: bool, facts: dict[str, Any] | None
+) -> None:
+    """The game's seats now hold the shares of ``facts`` (None: the game counts for nothing);
+    its members' sums lose the old shares (when ``counted``) and gain the new ones.
+
+    The circle's version must be bumped first in the same transaction: on
+    PostgreSQL that row's lock keeps two writes from adding to the same sums at once.
+    """
+    seats = connection.execute(SEATS_OF, {"game_id": game_id}).all()
+    members = [int(m) for _seat, m, _share in seats]
+    if len(members) != 4:
+        return
+    new = [seat_share(facts, s, members) if facts else None for s in range(4)]
+    sums: dict[int, dict[str, Any]] = dict(
+        connection.execute(
+            select(MEMBERS.c.id, MEMBERS.c.sums).where(MEMBERS.c.id.in_(members)).with_for_update()
+        ).all()
+    )
+    for seat, member, old in seats:
+        current = sums.get(member) or {}
+        if counted and old:
+            current = add(current, old, -1)
+        if new[seat] is not None:
+            current = add(current, new[seat])
+        sums[member] = current
+    connection.execute(SET_SUMS, [{"of_member": m, "new_sums": sums[m]} for m in members])
+    connection.execute(
+        SET_SEAT,
+        [
+            {
+                "of_game": game_id,
+                "of_seat": seat,
+                "new_total": facts["totals"][seat] if facts else None,
+                "new_place": facts["places"][seat] if facts else None,
+                "new_share": new[seat],
+            }
+            for seat in range(4)
+        ],
+    )
 
 
 def bump_version(connection: Connection, circle_id: str) -> None:

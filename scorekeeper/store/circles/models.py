@@ -3,9 +3,11 @@
 A circle's games stay ordinary games (:mod:`scorekeeper.store.models`); a
 circle only links them (:class:`CircleGame`) and says which member sat at
 each seat (:class:`CircleSeat`). What the statistics need of a game is
-derived from its replayed log and kept beside the link (``facts``), refreshed
-by every write to the game (:mod:`.hooks`), so that a player's page reads one
-row per game and replays nothing. Ratings are recomputed from the games'
+derived from its replayed log and kept beside the link (``facts``) and, per
+seat, as the share it adds to its member's running sums (``share``), which
+the member keeps (``sums``); every write to a game refreshes them
+(:mod:`.hooks`), so that a player's page reads one row of sums and replays
+nothing. Ratings are recomputed from the games'
 final orders and kept as a history (:class:`RatingPoint`).
 """
 
@@ -71,6 +73,8 @@ class Member(db.Model):  # type: ignore[name-defined,misc]
     mu: Mapped[float | None] = mapped_column(Float, nullable=True)
     """The current rating (after the circle's last finished game), None before any."""
     sigma: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sums: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """The sums of his finished games' shares (:mod:`.stats`), kept by every write to them."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (
@@ -109,6 +113,12 @@ class CircleSeat(db.Model):  # type: ignore[name-defined,misc]
     member_id: Mapped[int] = mapped_column(
         Integer, ForeignKey("circle_members.id", ondelete="CASCADE")
     )
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat's final total, once the game is finished."""
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat's place in the final order (1 first), once the game is finished."""
+    share: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """What the finished game adds to the member's sums (:func:`.stats.seat_share`)."""
 
     __table_args__ = (
         ForeignKeyConstraint(

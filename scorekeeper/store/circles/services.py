@@ -6,20 +6,22 @@ SHA-256 hash and can be replaced (revoking every edit link). A circle's
 token gives no right over its games, nor a game's token over its circle.
 
 Reading a circle (:func:`load_circle`) costs one query for its version when
-that version was read before: the circle, its members and its games' facts
-are kept by ``(id, version)``, and so are the statistics and the table
-computed from them. Every change bumps the version.
+that version was read before: the circle and its members (each with the
+running sums of his games, :mod:`.stats`) are kept by ``(id, version)``, and
+so are the statistics and the table computed from them. Every change bumps
+the version. No page reads every game: the all-time numbers come from the
+kept sums, a month's or a year's from the shares kept per seat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask import current_app
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -42,6 +44,7 @@ from scorekeeper.store.circles.hooks import (
     RATINGS,
     SEATS,
     bump_version,
+    move_shares,
     refresh_ratings,
 )
 from scorekeeper.store.circles.input import (
@@ -53,7 +56,7 @@ from scorekeeper.store.circles.input import (
     name_key,
 )
 from scorekeeper.store.circles.ratings import MIN_GAMES
-from scorekeeper.store.circles.stats import GameRow, member_statistics, played, table_row
+from scorekeeper.store.circles.stats import Result, from_sums, summed, table_row
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.snapshot import LoadedGame
 from scorekeeper.store.tokens import hash_matches, hash_token, is_game_id, new_edit_token
@@ -63,6 +66,7 @@ from scorekeeper.store.transactions import write_transaction
 __all__ = [
     "CircleData",
     "CircleNotFound",
+    "LinkedGame",
     "CircleRefusal",
     "MemberNotFound",
     "MemberRow",
@@ -70,13 +74,16 @@ __all__ = [
     "circle_table",
     "create_circle",
     "detach_game",
+    "linked_games",
     "load_circle",
+    "member_results",
     "member_stats",
     "replace_edit_token",
     "start_game",
     "token_matches",
 ]
 
+T = TypeVar("T")
 CACHE_KEY = "scorekeeper.circles"
 HEAD = select(CIRCLES.c.version, CIRCLES.c.edit_token_hash).where(
     CIRCLES.c.id == bindparam("circle_id")
@@ -86,7 +93,7 @@ PERIODS = ("all", "year", "month")
 
 @dataclass(frozen=True)
 class MemberRow:
-    """A member, with his current rating (None before his first rated game)."""
+    """A member, with his current rating (None before his first rated game) and his sums."""
 
     id: int
     name: str
@@ -94,11 +101,31 @@ class MemberRow:
     emoji: str | None
     mu: float | None
     sigma: float | None
+    sums: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The sums of his finished games' shares (:mod:`.stats`): never changed in place."""
+
+    @property
+    def games(self) -> int:
+        """His finished games in the circle."""
+        return int(self.sums.get("games", 0))
+
+
+@dataclass(frozen=True)
+class LinkedGame:
+    """A game of the circle: when it started, whether it is finished, the member at each
+    seat and, once finished, each seat's final total and place."""
+
+    game_id: str
+    played_at: datetime
+    finished: bool
+    members: tuple[int, int, int, int]
+    totals: tuple[int | None, ...] = (None, None, None, None)
+    places: tuple[int | None, ...] = (None, None, None, None)
 
 
 @dataclass(frozen=True)
 class CircleData:
-    """A circle as stored at one version: its members and every linked game's facts."""
+    """A circle as stored at one version: its members (with their sums), not its games."""
 
     id: str
     name: str
@@ -107,8 +134,8 @@ class CircleData:
     version: int
     created_at: datetime
     members: tuple[MemberRow, ...]
-    games: tuple[GameRow, ...]
-    """Every linked game, finished or not, in the order they were started."""
+    latest_rules: dict[str, Any] | None = None
+    """The house rules of the game started last in the circle (None before any)."""
 
     def member(self, member_id: int) -> MemberRow:
         for member in self.members:
@@ -125,8 +152,7 @@ class CircleData:
 
     def usual_rules(self) -> RuleSet:
         """The house rules of the circle's latest game, else those it was created with."""
-        latest = self.games[-1].facts.get("rules") if self.games else None
-        for candidate in (latest, self.rules):
+        for candidate in (self.latest_rules, self.rules):
             if candidate:
                 try:
                     return RuleSet.from_dict(candidate)
@@ -176,7 +202,7 @@ def token_matches(circle_id: str, token: str) -> bool:
 
 
 def load_circle(circle_id: str) -> CircleData:
-    """The circle with its members and games; one query when its version was read before."""
+    """The circle with its members; one query when its version was read before."""
     version, _hash = head(circle_id)
     key = ("circle", circle_id, version)
     cached = _cache().get(key)
@@ -188,28 +214,20 @@ def load_circle(circle_id: str) -> CircleData:
 
 
 def _read(connection: Connection, circle_id: str) -> CircleData:
+    """The circle, its members with their sums, and its latest game's rules: three queries,
+    however many games it has."""
     circle = connection.execute(select(CIRCLES).where(CIRCLES.c.id == circle_id)).first()
     if circle is None:
         raise CircleNotFound(circle_id)
     members = connection.execute(
         select(MEMBERS).where(MEMBERS.c.circle_id == circle_id).order_by(MEMBERS.c.id)
     ).all()
-    seats: dict[str, list[int]] = {}
-    for game_id, seat, member_id in connection.execute(
-        select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.member_id)
-        .join(LINKS, LINKS.c.game_id == SEATS.c.game_id)
+    latest = connection.execute(
+        select(LINKS.c.facts)
         .where(LINKS.c.circle_id == circle_id)
-    ):
-        seats.setdefault(game_id, [0, 0, 0, 0])[seat] = member_id
-    links = connection.execute(
-        select(LINKS.c.game_id, LINKS.c.played_at, LINKS.c.finished, LINKS.c.facts)
-        .where(LINKS.c.circle_id == circle_id)
-        .order_by(LINKS.c.played_at, LINKS.c.game_id)
-    ).all()
-    rows = tuple(
-        GameRow(g, _aware(at), bool(done), _four(seats.get(g, [0, 0, 0, 0])), facts)
-        for g, at, done, facts in links
-    )
+        .order_by(LINKS.c.played_at.desc(), LINKS.c.game_id.desc())
+        .limit(1)
+    ).scalar_one_or_none()
     return CircleData(
         id=circle.id,
         name=circle.name,
@@ -217,8 +235,11 @@ def _read(connection: Connection, circle_id: str) -> CircleData:
         rules=dict(circle.rules or {}),
         version=int(circle.version),
         created_at=_aware(circle.created_at),
-        members=tuple(MemberRow(m.id, m.name, m.colour, m.emoji, m.mu, m.sigma) for m in members),
-        games=rows,
+        members=tuple(
+            MemberRow(m.id, m.name, m.colour, m.emoji, m.mu, m.sigma, dict(m.sums or {}))
+            for m in members
+        ),
+        latest_rules=(latest or {}).get("rules"),
     )
 
 
@@ -226,8 +247,71 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def _four(values: Sequence[int]) -> tuple[int, int, int, int]:
+def _four(values: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
     return (values[0], values[1], values[2], values[3])
+
+
+def _cached(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """What ``compute`` gives, kept under ``key`` (which holds the circle's version)."""
+    found = _cache().get(key)
+    if found is None:
+        found = compute()
+        _cache().put(key, found)
+    return cast(T, found)
+
+
+def linked_games(circle: CircleData, limit: int | None = None) -> list[LinkedGame]:
+    """The circle's games, finished or not, in the order they were started (the ``limit``
+    latest only, newest first, when given)."""
+    return list(
+        _cached(("games", circle.id, circle.version, limit), lambda: _games(circle.id, limit))
+    )
+
+
+def _games(circle_id: str, limit: int | None) -> tuple[LinkedGame, ...]:
+    connection = db.session().connection()
+    query = select(LINKS.c.game_id, LINKS.c.played_at, LINKS.c.finished).where(
+        LINKS.c.circle_id == circle_id
+    )
+    if limit is None:
+        query = query.order_by(LINKS.c.played_at, LINKS.c.game_id)
+    else:
+        query = query.order_by(LINKS.c.played_at.desc(), LINKS.c.game_id.desc()).limit(limit)
+    links = connection.execute(query).all()
+    seats: dict[str, list[tuple[int, int | None, int | None]]] = {}
+    seat_rows = connection.execute(
+        select(SEATS.c.game_id, SEATS.c.member_id, SEATS.c.total, SEATS.c.place)
+        .where(SEATS.c.game_id.in_([g for g, _at, _done in links]))
+        .order_by(SEATS.c.game_id, SEATS.c.seat)
+    )
+    for game_id, member_id, total, place in seat_rows:
+        seats.setdefault(game_id, []).append((int(member_id), total, place))
+    out = []
+    for game_id, at, done in links:
+        rows = seats.get(game_id, [(0, None, None)] * 4)
+        out.append(
+            LinkedGame(
+                game_id,
+                _aware(at),
+                bool(done),
+                _four([m for m, _t, _p in rows]),
+                tuple(t for _m, t, _p in rows),
+                tuple(p for _m, _t, p in rows),
+            )
+        )
+    return tuple(out)
+
+
+def games_in_circles(game_ids: Sequence[str]) -> set[str]:
+    """Those of ``game_ids`` that belong to a circle (any circle: a game is in one at most)."""
+    if not game_ids:
+        return set()
+    rows = (
+        db.session()
+        .connection()
+        .execute(select(LINKS.c.game_id).where(LINKS.c.game_id.in_(list(game_ids))))
+    )
+    return {str(g) for (g,) in rows}
 
 
 def period_start(period: str, now: datetime | None = None) -> datetime | None:
@@ -244,16 +328,63 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return None
 
 
+def _finished_seats(circle_id: str, since: datetime | None) -> list[Any]:
+    """Conditions on ``SEATS`` joined with ``LINKS``: the circle's finished games since then."""
+    where = [LINKS.c.circle_id == circle_id, LINKS.c.finished.is_(True)]
+    if since is not None:
+        where.append(LINKS.c.played_at >= since)
+    return where
+
+
+def member_results(circle: CircleData, member_id: int) -> list[Result]:
+    """The member's finished games in order: total and place (streaks, running total)."""
+    key = ("results", circle.id, circle.version, member_id)
+    return list(_cached(key, lambda: tuple(r for r, _share in _results(circle, member_id))))
+
+
+def _results(
+    circle: CircleData, member_id: int, since: datetime | None = None, shares: bool = False
+) -> list[tuple[Result, dict[str, Any] | None]]:
+    columns = [LINKS.c.played_at, LINKS.c.game_id, SEATS.c.total, SEATS.c.place]
+    if shares:
+        columns.append(SEATS.c.share)
+    rows = (
+        db.session()
+        .connection()
+        .execute(
+            select(*columns)
+            .join(LINKS, LINKS.c.game_id == SEATS.c.game_id)
+            .where(SEATS.c.member_id == member_id, *_finished_seats(circle.id, since))
+            .order_by(LINKS.c.played_at, LINKS.c.game_id)
+        )
+    )
+    out = []
+    for row in rows:
+        result = Result(_aware(row[0]), str(row[1]), int(row[2] or 0), int(row[3] or 0))
+        out.append((result, row[4] if shares else None))
+    return out
+
+
 def member_stats(circle: CircleData, member_id: int, period: str = "all") -> dict[str, Any]:
-    """A member's statistics over the period's finished games (kept per circle version)."""
-    circle.member(member_id)
+    """A member's statistics over the period's finished games (kept per circle version).
+
+    All time: his kept sums, and his places in order for the streaks (two
+    narrow reads however many games). This month or year: the shares his
+    games of the period keep, added up.
+    """
+    member = circle.member(member_id)
     since = period_start(period)
-    key = ("stats", circle.id, circle.version, member_id, since)
-    stats = _cache().get(key)
-    if stats is None:
-        stats = member_statistics(member_id, played(circle.games, since), circle.names)
-        _cache().put(key, stats)
-    return dict(stats)
+
+    def compute() -> dict[str, Any]:
+        if since is None:
+            results, sums = member_results(circle, member_id), member.sums
+        else:
+            rows = _results(circle, member_id, since, shares=True)
+            results, sums = [r for r, _ in rows], summed(s for _, s in rows if s)
+        wins = [r.place == 1 for r in results]
+        return from_sums(member_id, sums, wins, circle.names)
+
+    return dict(_cached(("stats", circle.id, circle.version, member_id, since), compute))
 
 
 def circle_table(circle: CircleData, period: str = "all") -> list[dict[str, Any]]:
@@ -261,23 +392,40 @@ def circle_table(circle: CircleData, period: str = "all") -> list[dict[str, Any]
     and average total. A rating shows from a member's fifth finished game."""
     since = period_start(period)
     key = ("table", circle.id, circle.version, since)
-    cached = _cache().get(key)
-    if cached is None:
-        cached = _table(circle, since)
-        _cache().put(key, cached)
-    return list(cached)
+    return list(_cached(key, lambda: tuple(_table(circle, since))))
+
+
+def _period_sums(circle: CircleData, since: datetime) -> dict[int, dict[str, int]]:
+    """Games, wins and the sum of totals per member over the period: one grouped query."""
+    rows = (
+        db.session()
+        .connection()
+        .execute(
+            select(
+                SEATS.c.member_id,
+                func.count(),
+                func.sum(case((SEATS.c.place == 1, 1), else_=0)),
+                func.sum(SEATS.c.total),
+            )
+            .join(LINKS, LINKS.c.game_id == SEATS.c.game_id)
+            .where(*_finished_seats(circle.id, since))
+            .group_by(SEATS.c.member_id)
+        )
+    )
+    return {
+        int(m): {"games": int(n), "wins": int(w or 0), "total": int(t or 0)} for m, n, w, t in rows
+    }
 
 
 def _table(circle: CircleData, since: datetime | None) -> list[dict[str, Any]]:
-    games = played(circle.games, since)
-    all_games = played(circle.games)
+    period = _period_sums(circle, since) if since is not None else {}
     rows = []
     for member in circle.members:
         row: dict[str, Any] = {"id": member.id, "name": member.name}
         row |= {"colour": member.colour, "emoji": member.emoji}
-        row |= table_row(member.id, games)
+        row |= table_row(member.sums if since is None else period.get(member.id, {}))
         rated = circle.ratings and member.mu is not None and member.sigma is not None
-        if rated and table_row(member.id, all_games)["games"] >= MIN_GAMES:
+        if rated and member.games >= MIN_GAMES:
             row["rating"] = {"mu": member.mu, "sigma": member.sigma}
         else:
             row["rating"] = None
@@ -301,9 +449,8 @@ def _rank_key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 def rating_history(circle: CircleData, member_id: int) -> list[tuple[int, float, float]]:
     """The member's (sequence, mu, sigma) after each of his rated games."""
-    key = ("history", circle.id, circle.version, member_id)
-    cached = _cache().get(key)
-    if cached is None:
+
+    def compute() -> tuple[tuple[int, float, float], ...]:
         rows = (
             db.session()
             .connection()
@@ -313,9 +460,9 @@ def rating_history(circle: CircleData, member_id: int) -> list[tuple[int, float,
                 .order_by(RATINGS.c.sequence)
             )
         )
-        cached = [(int(s), float(mu), float(sigma)) for s, mu, sigma in rows]
-        _cache().put(key, cached)
-    return list(cached)
+        return tuple((int(s), float(mu), float(sigma)) for s, mu, sigma in rows)
+
+    return list(_cached(("history", circle.id, circle.version, member_id), compute))
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -353,7 +500,8 @@ def _add_members(connection: Connection, circle_id: str, names: Sequence[str]) -
     for name in names:
         result = connection.execute(
             insert(MEMBERS),
-            {"circle_id": circle_id, "name": name, "name_key": name_key(name), "created_at": now},
+            {"circle_id": circle_id, "name": name, "name_key": name_key(name)}
+            | {"created_at": now, "sums": {}},
         )
         key = result.inserted_primary_key
         assert key is not None
@@ -494,6 +642,7 @@ def _resolve(
 def _insert_link(
     connection: Connection, circle_id: str, loaded: LoadedGame, members: Sequence[int]
 ) -> None:
+    bump_version(connection, circle_id)
     facts = game_facts(loaded.game)
     connection.execute(
         insert(LINKS),
@@ -509,8 +658,8 @@ def _insert_link(
         insert(SEATS),
         [{"game_id": loaded.id, "seat": s, "member_id": m} for s, m in enumerate(members)],
     )
-    bump_version(connection, circle_id)
     if loaded.game.finished:
+        move_shares(connection, loaded.id, False, facts)
         refresh_ratings(connection, circle_id)
 
 
@@ -526,10 +675,12 @@ def detach_game(circle_id: str, game_id: str) -> None:
         ).first()
         if found is None:
             raise CircleRefusal.one("game_not_in_circle", "game")
+        bump_version(connection, circle_id)
+        if found[0]:
+            move_shares(connection, game_id, True, None)
         connection.execute(delete(SEATS).where(SEATS.c.game_id == game_id))
         connection.execute(delete(LINKS).where(LINKS.c.game_id == game_id))
         connection.execute(delete(RATINGS).where(RATINGS.c.game_id == game_id))
-        bump_version(connection, circle_id)
         if found[0]:
             refresh_ratings(connection, circle_id)
 

@@ -6,7 +6,6 @@ import csv
 import io
 
 from scorekeeper.store.circles import services
-from scorekeeper.store.circles.stats import played
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -28,11 +27,11 @@ def circle_csv(circle: services.CircleData) -> str:
     members = list(circle.members)
     writer.writerow(["date", "game", *(cell(m.name) for m in members), "winners"])
     names = circle.names
-    for game in played(circle.games):
-        totals = {m: game.facts["totals"][s] for s, m in enumerate(game.members)}
-        winners = [
-            names.get(m, "") for s, m in enumerate(game.members) if game.facts["places"][s] == 1
-        ]
+    for game in services.linked_games(circle):
+        if not game.finished:
+            continue
+        totals = {m: game.totals[s] for s, m in enumerate(game.members)}
+        winners = [names.get(m, "") for s, m in enumerate(game.members) if game.places[s] == 1]
         writer.writerow(
             [
                 game.played_at.date().isoformat(),

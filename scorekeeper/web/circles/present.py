@@ -26,6 +26,7 @@ def rating_view(mu: float | None, sigma: float | None, games: int) -> dict[str, 
 def circle_state(circle: services.CircleData) -> dict[str, Any]:
     """API.md's circle: id, name, members (games, wins, rating) and its games' ids."""
     rows = {row["id"]: row for row in services.circle_table(circle)}
+    games = services.linked_games(circle)
     members = []
     for member in circle.members:
         row = rows[member.id]
@@ -47,8 +48,8 @@ def circle_state(circle: services.CircleData) -> dict[str, Any]:
         "ratings": circle.ratings,
         "version": circle.version,
         "members": members,
-        "games": [g.game_id for g in circle.games],
-        "finished_games": sum(1 for g in circle.games if g.finished),
+        "games": [g.game_id for g in games],
+        "finished_games": sum(1 for g in games if g.finished),
     }
 
 

@@ -22,7 +22,7 @@ from scorekeeper.store.circles import backup as circle_backup
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.circles.ratings import display_number
-from scorekeeper.store.circles.stats import played, running_totals
+from scorekeeper.store.circles.stats import running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label, translate_problems
@@ -96,7 +96,7 @@ def circle(circle_id: str) -> str:
     access.remember_seen(circle_id)
     period = _period()
     token = access.circle_token(circle_id)
-    recent = list(reversed(data.games))[:30]
+    recent = services.linked_games(data, limit=30)
     summaries = {
         s.id: s for part in games.list_games(ids=[g.game_id for g in recent]) for s in part
     }
@@ -245,8 +245,8 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
         else:
             flash(str(ATTACHED), "success")
             return redirect(url_for("web.circle", circle_id=circle_id), 303)
-    linked = {g.game_id for g in data.games}
     mine = [g for part in games.list_games(ids=known_games()) for g in part]
+    linked = services.games_in_circles([g.id for g in mine])
     candidates = [g for g in mine if g.id not in linked and can_edit(g.id)]
     page = render_template(
         "circles/attach.html",
@@ -301,7 +301,7 @@ def member_charts(
     data: services.CircleData, member_id: int, stats: dict[str, Any]
 ) -> dict[str, str]:
     """The player's SVG charts: running total, rating over time, points per contract."""
-    totals = running_totals(member_id, played(data.games))
+    totals = running_totals(services.member_results(data, member_id))
     out = {"running": charts.line_svg([0, *totals], label=str(_l("Running total")))}
     history = services.rating_history(data, member_id) if data.ratings else []
     if stats.get("rating") and history:
