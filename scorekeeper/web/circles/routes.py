@@ -28,6 +28,7 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label, translate_problems
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import access, charts
+from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's route)
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view
 from scorekeeper.web.circles.refusals import load_or_404, member_or_404, not_found
