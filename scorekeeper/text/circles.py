@@ -42,6 +42,22 @@ def grouped_number(value: int, locale: str | None = None, digits: str | None = N
     return format_number(-1, system)[:-1] + text if value < 0 else text
 
 
+def decimal_number(value: float, locale: str | None = None, digits: str | None = None) -> str:
+    """A small decimal (cards taken per deal) with the language's decimal mark, two places
+    at most.
+
+    >>> decimal_number(1.25, "en", "latn"), decimal_number(4.0, "ru", "latn")
+    ('1.25', '4')
+    >>> decimal_number(0.5, "ar", "arab")
+    '٠٫٥'
+    """
+    system = digits or current_digits()
+    language = locale or current_locale()
+    numbering = "arab" if system == "arab" and language == "ar" else "latn"
+    text = format_decimal(value, format="#,##0.##", locale=language, numbering_system=numbering)
+    return text.translate(ARABIC_INDIC) if system == "arab" else text
+
+
 def rating_words(number: int, certainty: str) -> str:
     """A rating as one number with its uncertainty: "about 1,240, still settling"."""
     return _(

@@ -30,3 +30,12 @@ def test_the_rating_reads_about_a_number_and_how_settled_it_is(app: Flask) -> No
     with app.test_request_context("/?lang=en"):
         assert rating_words(1240, "settling") == "about 1,240, still settling"
         assert rating_words(980, "settled") == "about 980, settled"
+
+
+def test_cards_per_deal_have_the_languages_decimal_mark(app: Flask) -> None:
+    from scorekeeper.text.circles import decimal_number
+
+    with app.test_request_context("/?lang=ru"):
+        assert decimal_number(1.25) == "1,25"
+    assert decimal_number(1.25, "en", "latn") == "1.25"
+    assert decimal_number(4.0, "en", "latn") == "4"

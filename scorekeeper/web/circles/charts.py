@@ -30,7 +30,9 @@ UP, DOWN = "#009E73", "#D55E00"
 
 def _open(label: str) -> str:
     return (
+        # Left to right on Arabic pages too: the axes are drawn so, and "−50" must not turn.
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" '
+        'direction="ltr" '
         f'role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" class="chart">'
     )
 

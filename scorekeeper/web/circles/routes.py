@@ -295,6 +295,7 @@ def circle_member(circle_id: str, member_id: int) -> str:
         period=period,
         periods=words.PERIODS,
         charts=member_charts(data, member_id, stats),
+        decimal=words.decimal_number,
     )
 
 
