@@ -32,6 +32,7 @@ from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import models
 from scorekeeper.store.cache import LRUCache
+from scorekeeper.store.circles.hooks import game_changed as tell_circle
 from scorekeeper.store.snapshot import (
     Change,
     GameNotFound,
@@ -403,5 +404,6 @@ def apply_change(
         },
     )
     new = replace(old, version=version, updated_at=now, game=game, log=log)
+    tell_circle(session, new)  # a circle's game: its statistics and ratings follow
     locked.written.append(new)
     return new

@@ -129,13 +129,19 @@ def clean_players(raw: object) -> list[str]:
             variant="listed" if count is not None else "not_listed",
         )
     problems = ProblemList()
-    names = [_clean_name(problems, seat, name) for seat, name in enumerate(raw)]
+    names = [clean_name(problems, seat, name) for seat, name in enumerate(raw)]
     _check_distinct(problems, names)
     problems.raise_if_any(IllegalError)
     return [name or "" for name in names]
 
 
-def _clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
+def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
+    """One player's name (R1), stripped and NFC-normalised, or None when it is refused.
+
+    Each refusal is added to ``problems`` on the field ``players.<seat>``
+    (callers that check other lists move it); checking that the four names
+    differ is the caller's part.
+    """
     field = f"players.{seat}"
     if not isinstance(raw, str):
         problems.add(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.web.backup import routes as backup  # noqa: F401
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.circles import routes as circles  # noqa: F401
 from scorekeeper.web.deals import routes as deals  # noqa: F401
 from scorekeeper.web.disputes import claims, routes  # noqa: F401  (the dispute desk)
 from scorekeeper.web.games import live  # noqa: F401

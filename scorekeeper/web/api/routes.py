@@ -1,7 +1,8 @@
 """The JSON API's blueprints, each with its routes (mounted at ``/api/v1``).
 
 - :mod:`.checks`: ``POST /check/<kind>``, and the API's error format;
-- :mod:`.games` and :mod:`.backup`: games, deals, redeals, export and import.
+- :mod:`.games` and :mod:`.backup`: games, deals, redeals, export and import;
+- :mod:`scorekeeper.web.circles.api`: circles, their games and their players' statistics.
 """
 
 from __future__ import annotations
@@ -11,5 +12,6 @@ from scorekeeper.web.api import (
     checks,
     games,
 )
+from scorekeeper.web.circles import api as circles
 
-BLUEPRINTS = (checks.bp, games.bp)
+BLUEPRINTS = (checks.bp, games.bp, circles.bp)

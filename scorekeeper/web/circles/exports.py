@@ -1,0 +1,43 @@
+"""A circle as CSV (one row per finished game, one column per member)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from scorekeeper.store.circles import services
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    """A name as a spreadsheet shows it, never as a formula.
+
+    >>> cell("=1+1"), cell("Rana")
+    ("'=1+1", 'Rana')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def circle_csv(circle: services.CircleData) -> str:
+    """Date, game id, then each member's final total (empty when he did not play), and the
+    winners' names."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    members = list(circle.members)
+    writer.writerow(["date", "game", *(cell(m.name) for m in members), "winners"])
+    names = circle.names
+    for game in services.linked_games(circle):
+        if not game.finished:
+            continue
+        totals = {m: game.totals[s] for s, m in enumerate(game.members)}
+        winners = [names.get(m, "") for s, m in enumerate(game.members) if game.places[s] == 1]
+        writer.writerow(
+            [
+                game.played_at.date().isoformat(),
+                game.game_id,
+                *(totals.get(m.id, "") for m in members),
+                cell(" & ".join(winners)),
+            ]
+        )
+    return out.getvalue()
