@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,7 +130,7 @@ def clean_players(raw: object) -> list[str]:
         )
     problems = ProblemList()
     names = [clean_name(problems, seat, name) for seat, name in enumerate(raw)]
-    _check_distinct(problems, names)
+    check_distinct(problems, names)
     problems.raise_if_any(IllegalError)
     return [name or "" for name in names]
 
@@ -230,7 +230,11 @@ def _invisible(ch: str) -> bool:
     return ch in BLANK_LETTERS or unicodedata.category(ch) in INVISIBLE_CATEGORIES
 
 
-def _check_distinct(problems: ProblemList, names: list[str | None]) -> None:
+def check_distinct(
+    problems: ProblemList, names: Sequence[str | None], field: str = "players"
+) -> None:
+    """Refuse (R1) every name already given earlier in ``names``, ignoring case, on the
+    field ``<field>.<index>``; names already refused (None) are skipped."""
     seen: set[str] = set()
     for seat, name in enumerate(names):
         if name is None:
@@ -240,7 +244,7 @@ def _check_distinct(problems: ProblemList, names: list[str | None]) -> None:
                 "player_name_twice",
                 f"Two players are called {name}; give each player a different name.",
                 rule="R1",
-                field=f"players.{seat}",
+                field=f"{field}.{seat}",
                 name=name,
             )
         seen.add(name.casefold())

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from scorekeeper.rules.errors import IllegalError, Problem, ProblemList
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.circles.models import CIRCLE_NAME_LENGTH, EMOJI_LENGTH
-from scorekeeper.store.input import BIDI_CONTROLS, clean_name, storable
+from scorekeeper.store.input import BIDI_CONTROLS, check_distinct, clean_name, storable
 
 MEMBERS_MAX = 64
 """Members of one circle: a club's worth."""
@@ -59,26 +59,14 @@ def clean_member_names(raw: object, field: str = "members") -> list[str]:
     if not isinstance(raw, list) or len(raw) > MEMBERS_MAX:
         raise CircleRefusal.one("members_list", field, max=MEMBERS_MAX)
     problems = ProblemList()
-    names: list[str] = []
-    seen: set[str] = set()
+    names: list[str | None] = []
     for index, item in enumerate(raw):
         one = ProblemList()
-        name = clean_name(one, index, item)
+        names.append(clean_name(one, index, item))
         problems.problems.extend(_moved(p, f"{field}.{index}") for p in one.problems)
-        if name is None:
-            continue
-        if name.casefold() in seen:
-            problems.add(
-                "player_name_twice",
-                f"Two players are called {name}; give each player a different name.",
-                rule="R1",
-                field=f"{field}.{index}",
-                name=name,
-            )
-        seen.add(name.casefold())
-        names.append(name)
+    check_distinct(problems, names, field)
     problems.raise_if_any(IllegalError)
-    return names
+    return [name for name in names if name is not None]
 
 
 def _moved(problem: Problem, field: str) -> Problem:
