@@ -36,6 +36,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.store import games as services
+from scorekeeper.store.events import EventNotFound
 from scorekeeper.store.snapshot import (
     DealNotFound,
     GameNotFound,
@@ -350,6 +351,15 @@ def store_refusal(error: LookupError | StaleVersion) -> Answer:
     return _page(404, PAGE_TITLES[404], message), 404
 
 
+def event_not_found(error: EventNotFound) -> Answer:
+    """404: no club night at this address."""
+    rollback()
+    message = refusals.event_not_found()
+    if is_api_request():
+        return error_response(404, [error_body(message)])
+    return _page(404, PAGE_TITLES[404], message), 404
+
+
 def unreplayable(error: UnreplayableLog) -> Answer:
     """409: the stored game is refused by the current engine; nothing was written."""
     rollback()
@@ -396,6 +406,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RulesError, rules_error)
     for refusal in (GameNotFound, DealNotFound, StaleVersion):
         app.register_error_handler(refusal, store_refusal)
+    app.register_error_handler(EventNotFound, event_not_found)
     app.register_error_handler(UnreplayableLog, unreplayable)
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)

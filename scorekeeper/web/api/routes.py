@@ -1,7 +1,8 @@
 """The JSON API's blueprints, each with its routes (mounted at ``/api/v1``).
 
 - :mod:`.checks`: ``POST /check/<kind>``, and the API's error format;
-- :mod:`.games` and :mod:`.backup`: games, deals, redeals, export and import.
+- :mod:`.games` and :mod:`.backup`: games, deals, redeals, export and import;
+- :mod:`.events`: club nights (events, rounds, the director's changes).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from scorekeeper.web.api import (
     backup,  # noqa: F401  (routes of the games blueprint)
     checks,
+    events,
     games,
 )
 
-BLUEPRINTS = (checks.bp, games.bp)
+BLUEPRINTS = (checks.bp, games.bp, events.bp)
