@@ -13,6 +13,8 @@ does not allow the change).
 
 from __future__ import annotations
 
+import base64
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -342,8 +344,24 @@ class DrawnRound:
     sitting_out: tuple[str, ...]
 
 
-def draw_next_round(event_id: str) -> DrawnRound:
-    """Draw the next round and start every table's game, all in one transaction."""
+def table_token(director_token: str, game_id: str) -> str:
+    """A table's edit token, derived from the director's token and the table's game.
+
+    Nothing more is stored than for any game (the token's hash), yet the director can
+    print a table's edit link (its card, its QR code) again at any time.
+
+    >>> len(table_token("d" * 43, "g" * 16)), table_token("a", "g") != table_token("b", "g")
+    (43, True)
+    """
+    digest = hmac.new(director_token.encode(), f"table:{game_id}".encode(), "sha256").digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
+    """Draw the next round and start every table's game, all in one transaction.
+
+    ``director_token`` (already checked by the caller) derives each table's edit token.
+    """
     with write_transaction() as session:
         _lock_event(session, event_id)
         event = load_event(event_id)
@@ -359,7 +377,7 @@ def draw_next_round(event_id: str) -> DrawnRound:
         drawn = draw_round(
             event.present(event.next_round), history, event.seed, partnership=event.partnership
         )
-        tables = _start_tables(session, event, drawn)
+        tables = _start_tables(session, event, drawn, director_token)
         version = event.version + 1
         session.connection().execute(
             insert(ROUNDS),
@@ -378,11 +396,17 @@ def draw_next_round(event_id: str) -> DrawnRound:
     return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out)
 
 
-def _start_tables(session: Any, event: EventView, drawn: Round) -> list[DrawnTable]:
+def _start_tables(
+    session: Any, event: EventView, drawn: Round, director_token: str
+) -> list[DrawnTable]:
     first_king = _first_king(event.rules)
     tables = []
     for table in drawn.tables:
-        new = games.new_game_rows(list(table.seats), first_king, event.rules)
+        game_id = new_game_id()
+        token = table_token(director_token, game_id)
+        new = games.new_game_rows(
+            list(table.seats), first_king, event.rules, game_id=game_id, token=token
+        )
         new.insert(session)
         tables.append(DrawnTable(table.number, table.seats, new.loaded.id, new.token))
     return tables

@@ -206,11 +206,19 @@ class NewGameRows:
         session.connection().execute(ADD_SEATS, self.seats)
 
 
-def new_game_rows(players: list[str], first_king: int, rules: RuleSet) -> NewGameRows:
-    """A new game (version 1) and its edit token, not yet stored."""
+def new_game_rows(
+    players: list[str],
+    first_king: int,
+    rules: RuleSet,
+    *,
+    game_id: str | None = None,
+    token: str | None = None,
+) -> NewGameRows:
+    """A new game (version 1) and its edit token, not yet stored (fresh id and token unless
+    given: a club night derives each table's token from its director's)."""
     names = clean_players(players)
     game = Game.start(rules, first_king, names)
-    token, game_id, now = new_edit_token(), new_game_id(), models.utcnow()
+    game_id, token, now = game_id or new_game_id(), token or new_edit_token(), models.utcnow()
     row = {
         "id": game_id,
         "rules": rules.to_dict(),

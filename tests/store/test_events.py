@@ -27,8 +27,8 @@ def new_event(**body: object) -> tuple[events.EventView, str]:
 
 
 def test_a_round_starts_one_game_per_table_and_keeps_the_draw(db_app: Flask) -> None:
-    event, _token = new_event()
-    drawn = events.draw_next_round(event.id)
+    event, token = new_event()
+    drawn = events.draw_next_round(event.id, token)
     loaded = events.load_event(event.id)
     assert loaded.version == event.version + 1
     assert [t.game_id for t in loaded.drawn[0].tables] == [t.game_id for t in drawn.tables]
@@ -41,8 +41,8 @@ def test_a_round_starts_one_game_per_table_and_keeps_the_draw(db_app: Flask) -> 
 def test_each_write_to_a_tables_game_refreshes_its_result_and_the_events_version(
     db_app: Flask,
 ) -> None:
-    event, _token = new_event()
-    table = events.draw_next_round(event.id).tables[0]
+    event, token = new_event()
+    table = events.draw_next_round(event.id, token).tables[0]
     before = events.load_event(event.id).version
     loaded, _n = games.record_deal(table.game_id, trix((1, 0, 3, 2)))
     after = events.load_event(event.id)
@@ -65,8 +65,8 @@ def test_a_game_outside_any_event_costs_one_lookup_more(db_app: Flask) -> None:
 
 
 def test_standings_come_from_stored_results_without_replaying_a_game(db_app: Flask) -> None:
-    event, _token = new_event()
-    tables = events.draw_next_round(event.id).tables
+    event, token = new_event()
+    tables = events.draw_next_round(event.id, token).tables
     for table, order in zip(tables, [(0, 1, 2, 3), (3, 2, 1, 0)], strict=True):
         games.record_deal(table.game_id, trix(order))
     with sql_statements() as statements:

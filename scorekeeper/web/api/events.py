@@ -80,7 +80,7 @@ def get_event(event_id: str) -> Response:
 def draw_round(event_id: str) -> Response:
     """Draw the next round: 201 with its tables, their games and edit tokens."""
     require_director(event_id)
-    drawn = services.draw_next_round(event_id)
+    drawn = services.draw_next_round(event_id, bearer_token())
     tables = [
         {
             "table": t.number,
