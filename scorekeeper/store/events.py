@@ -399,7 +399,7 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
 def _start_tables(
     session: Any, event: EventView, drawn: Round, director_token: str
 ) -> list[DrawnTable]:
-    first_king = _first_king(event.rules)
+    first_king = first_king_seat(event.rules)
     tables = []
     for table in drawn.tables:
         game_id = new_game_id()
@@ -412,7 +412,7 @@ def _start_tables(
     return tables
 
 
-def _first_king(rules: RuleSet) -> int:
+def first_king_seat(rules: RuleSet) -> int:
     """Seat 0, or the first of a custom kingdom order (as a new game's default)."""
     if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
         return rules.king_order[0]

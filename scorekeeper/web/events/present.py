@@ -69,3 +69,8 @@ def event_json(event: EventView) -> dict[str, Any]:
         "standings": standings_json(event.standings()),
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
+
+
+def event_page(event: EventView) -> dict[str, Any]:
+    """What the event's pages show: the event's JSON, with its view for the templates."""
+    return {**event_json(event), "view": event}
