@@ -131,7 +131,7 @@ def event_rules(raw: object, partnership: bool, round_kind: str) -> RuleSet:
 def _flag(raw: object, field: str) -> bool:
     if not isinstance(raw, bool):
         raise MalformedError.one(
-            "event_flag", f"“{field}” must be true or false.", field=field, name=field
+            "event_flag", f"“{field}” must be true or false.", field=field, what=field
         )
     return raw
 
@@ -142,7 +142,7 @@ def _whole(raw: object, field: str, low: int, high: int) -> int:
             "event_number",
             f"“{field}” must be a whole number from {low} to {high}.",
             field=field,
-            name=field,
+            what=field,
             low=low,
             high=high,
         )
@@ -155,7 +155,7 @@ def _choice(raw: object, field: str, allowed: tuple[str, ...]) -> str:
             "event_choice",
             f"“{field}” must be one of " + ", ".join(f"“{a}”" for a in allowed) + ".",
             field=field,
-            name=field,
+            what=field,
             allowed=", ".join(f"“{a}”" for a in allowed),
         )
     return str(raw)

@@ -369,7 +369,8 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         if event.all_drawn:
             raise StateError.one(
                 "event_all_rounds_drawn",
-                f"All {event.rounds} rounds of this club night have been drawn.",
+                "No round is left to draw: all the planned rounds "
+                f"({event.rounds}) have been drawn.",
                 field="rounds",
                 count=event.rounds,
             )

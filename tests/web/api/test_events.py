@@ -94,10 +94,10 @@ def test_a_round_of_one_kingdom_starts_games_of_one_kingdom(event: Event) -> Non
     ("body", "status", "field", "words"),
     [
         ({"places": [1, 2, 3, 4]}, 422, "places", "never rising"),
-        ({"scoring": "elo"}, 422, "scoring", "“scoring” must be one of"),
-        ({"round": "deal"}, 422, "round", "“round” must be one of"),
+        ({"scoring": "elo"}, 422, "scoring", "must be one of “totals”, “places”"),
+        ({"round": "deal"}, 422, "round", "must be one of “game”, “kingdom”"),
         ({"rounds": 0}, 422, "rounds", "from 1 to 50"),
-        ({"seed": -1}, 422, "seed", "“seed” must be a whole number"),
+        ({"seed": -1}, 422, "seed", "must be a whole number from 0 to"),
         ({"partnership": "yes"}, 422, "partnership", "true or false"),
         ({"name": "  "}, 422, "name", "Give the club night a name"),
         ({"players": ["Rana", "rana", "Omar", "Lina"]}, 422, "players.1", "Two players"),
@@ -157,7 +157,10 @@ def test_no_round_beyond_those_planned_and_too_few_players_refused(
     event.draw()
     response = client.post(f"{event.url}/rounds", headers=event.director())
     assert response.status_code == 409
-    assert response.json is not None and "All 2 rounds" in response.json["errors"][0]["message"]
+    assert (
+        response.json is not None
+        and "all the planned rounds (2)" in response.json["errors"][0]["message"]
+    )
     small = Event(client, players=["A", "B", "C"])
     response = client.post(f"{small.url}/rounds", headers=small.director())
     assert response.status_code == 422
@@ -316,3 +319,34 @@ def test_a_partnership_event_seats_partners_opposite_and_scores_team_totals(
     a, b, c, d = tables[0]["players"]
     assert points[a] == points[c] == state["totals"][0] + state["totals"][2]
     assert points[b] == points[d] == state["totals"][1] + state["totals"][3]
+
+
+def test_the_refusals_of_an_events_state_rebuild_from_their_templates(
+    client: FlaskClient, event: Event
+) -> None:
+    from scorekeeper.rules.errors import RulesError
+    from scorekeeper.store import events as services
+    from scorekeeper.text.messages import english
+
+    def problem_of(thunk: Any) -> Any:
+        with pytest.raises(RulesError) as caught:
+            thunk()
+        return caught.value.problems[0]
+
+    table = event.draw()["tables"][0]
+    problems = [problem_of(lambda: services.lock_round(event.id, 5))]
+    services.lock_round(event.id, 1)
+    game = {"contracts": ["trix"], "captures": {"trix_order": [0, 1, 2, 3]}}
+    response = deal(client, table, game)
+    assert response.json is not None and response.json["errors"][0]["code"] == "event_round_locked"
+    event.draw()
+    problems.append(problem_of(lambda: services.draw_next_round(event.id, event.token)))
+    services.close_event(event.id)
+    problems.append(problem_of(lambda: services.add_player(event.id, "Dana")))
+    assert [p.code for p in problems] == [
+        "event_no_such_round",
+        "event_all_rounds_drawn",
+        "event_closed",
+    ]
+    for problem in problems:
+        assert english(problem.key, problem.params) == problem.message
