@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import insert, select, update
 
 from scorekeeper.extensions import db
@@ -30,6 +31,7 @@ from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import zero_sum_report
 from scorekeeper.store import events_models as em
 from scorekeeper.store import games, models
+from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.event_input import NewEvent, clean_event_players
 from scorekeeper.store.event_results import DIRECTOR_SOURCE
 from scorekeeper.store.tokens import (
@@ -222,14 +224,30 @@ def director_matches(event_id: str, token: str) -> bool:
     return hash_matches(str(stored), token)
 
 
+VIEWS_KEY = "scorekeeper.event_views"
+
+
+def views() -> LRUCache[tuple[str, int], EventView]:
+    """Events read before, by (id, version): every change bumps the version, so a hit is
+    always right, in any process (only a miss costs the four queries)."""
+    cache: LRUCache[tuple[str, int], EventView] = current_app.extensions.setdefault(
+        VIEWS_KEY, LRUCache(64)
+    )
+    return cache
+
+
 def load_event(event_id: str) -> EventView:
-    """The event, its rounds and its tables' results (four queries, no game replayed)."""
+    """The event, its rounds and its tables' results: its version (one query), then, unless
+    that version was read before, three more; no game is ever replayed."""
     if not is_game_id(event_id):
         raise EventNotFound(event_id)
     session = db.session()
     row = session.execute(select(EVENTS).where(EVENTS.c.id == event_id)).first()
     if row is None:
         raise EventNotFound(event_id)
+    cached = views().get((event_id, row.version))
+    if cached is not None:
+        return cached
     players = session.execute(
         select(PLAYERS).where(PLAYERS.c.event_id == event_id).order_by(PLAYERS.c.position)
     ).all()
@@ -241,7 +259,9 @@ def load_event(event_id: str) -> EventView:
         .where(TABLES.c.event_id == event_id)
         .order_by(TABLES.c.round, TABLES.c.number)
     ).all()
-    return _view(row, players, rounds, tables)
+    view = _view(row, players, rounds, tables)
+    views().put((event_id, view.version), view)
+    return view
 
 
 def _four(values: Sequence[Any]) -> tuple[Any, Any, Any, Any]:

@@ -16,6 +16,7 @@ from scorekeeper.web.errors import rollback
 from scorekeeper.web.events.access import director_token, grant_director, require_director
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import event_page
+from scorekeeper.web.fragments import cached
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
 
@@ -144,8 +145,15 @@ def event_board_live(event_id: str) -> Page | Response:
     if request.if_none_match.contains_weak(str(version)):
         response = Response(status=304)
     else:
-        page = event_page(services.load_event(event_id))
-        response = Response(render_template("events/_board.html", page=page))
+        html = cached(
+            "event-board",
+            event_id,
+            version,
+            caller=lambda: render_template(
+                "events/_board.html", page=event_page(services.load_event(event_id))
+            ),
+        )
+        response = Response(html)
     response.set_etag(str(version))
     response.headers["Cache-Control"] = "no-cache"
     return response
