@@ -127,12 +127,12 @@ def add_player(event_id: str) -> Response:
     return event_response(services.add_player(event_id, name), 201)  # type: ignore[arg-type]
 
 
-@bp.put("/events/<event_id>/games/<game_id>/deals/<int:n>")
-def correct_deal(event_id: str, game_id: str, n: int) -> Response:
+@bp.put("/events/<event_id>/games/<table_game>/deals/<int:n>")
+def correct_deal(event_id: str, table_game: str, n: int) -> Response:
     """Extension: the director corrects a table's deal (``If-Match`` the game's version)."""
     require_director(event_id)
     expected = _if_match(required=True)
     entry = parse_deal_body(json_body())
-    loaded = services.correct_deal(event_id, game_id, n, entry, expected)
+    loaded = services.correct_deal(event_id, table_game, n, entry, expected)
     deal = loaded.game.deals[n - 1].to_dict()
     return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)

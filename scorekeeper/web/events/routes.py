@@ -201,7 +201,7 @@ def event_cards(event_id: str) -> Response:
     if not 1 <= number <= len(loaded.drawn):
         abort(404)
     cards = [_card(loaded, table, token) for table in loaded.drawn[number - 1].tables]
-    html = render_template("events/cards.html", page=event_page(loaded), cards=cards)
+    html = render_template("events/sheets/cards.html", page=event_page(loaded), cards=cards)
     return _pdf(pdf.html_to_pdf(html, _paper()), f"tables-round-{number}.pdf")
 
 
@@ -233,7 +233,7 @@ def event_results(event_id: str) -> Response:
     """Every round, table and the final standings."""
     loaded = services.load_event(event_id)
     html = render_template(
-        "events/results.html",
+        "events/sheets/results.html",
         page=event_page(loaded),
         page_url=url_for("web.event", event_id=event_id, _external=True),
     )
