@@ -24,6 +24,7 @@ Targets: 0 errors, 0 lost deals, deal POST p95 < 100 ms, live update p95 < 20 ms
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import random
 import shutil
@@ -123,16 +124,29 @@ class BoardPhone(Phone):
     def call_raw(self, kind: str, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
         start = time.perf_counter()
         try:
-            self.conn.request("GET", path, headers=headers)
-            response = self.conn.getresponse()
-            body = response.read()
-        except OSError as error:
+            status, body, response = self._get(path, headers)
+        except (OSError, http.client.HTTPException) as error:
             self.conn.close()
             self.stats.error(f"{kind}: {error}")
             return 0, b""
-        self.stats.add(kind, time.perf_counter() - start, response.status)
+        self.stats.add(kind, time.perf_counter() - start, status)
         self.etag = (response.getheader("ETag") or "").strip('W/"') or self.etag
-        return response.status, body
+        return status, body
+
+    def _get(self, path: str, headers: dict[str, str]) -> Any:
+        """A GET, sent again once if the server had closed the idle keep-alive connection."""
+        for attempt in (1, 2):
+            reused = self.conn.sock is not None
+            try:
+                self.conn.request("GET", path, headers=headers)
+                response = self.conn.getresponse()
+                return response.status, response.read(), response
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.conn.close()
+                if not reused or attempt == 2:
+                    raise
+                self.stats.reconnect()
+        raise AssertionError("unreachable")
 
 
 def setup(port: int, tables: int) -> tuple[str, list[dict[str, Any]], float]:

@@ -532,6 +532,36 @@ def add_player(event_id: str, name: str) -> EventView:
     return load_event(event_id)
 
 
+def player_leaves(event_id: str, name: str) -> EventView:
+    """A player who leaves is drawn no more from the next round on (his results stay)."""
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        _refuse_closed(event)
+        position = next(
+            (
+                i
+                for i, p in enumerate(event.players)
+                if p.name.casefold() == str(name).casefold() and p.left_round is None
+            ),
+            None,
+        )
+        if position is None:
+            raise IllegalError.one(
+                "event_not_a_player",
+                f"{name} is not among this club night's players.",
+                field="name",
+                player=str(name),
+            )
+        session.execute(
+            update(PLAYERS)
+            .where(PLAYERS.c.event_id == event_id, PLAYERS.c.position == position)
+            .values(left_round=event.next_round)
+        )
+        _bump(session, event_id, event.version + 1)
+    return load_event(event_id)
+
+
 def correct_deal(
     event_id: str, game_id: str, n: int, entry: DealEntry, expected: int | None
 ) -> games.LoadedGame:

@@ -599,6 +599,7 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
     "event_player_twice": N_("%(player)s is listed twice among the players."),
     "event_player_not_seated": N_("%(player)s has no seat in round %(n)d."),
     "event_player_seated": N_("%(player)s already has a seat in round %(n)d."),
+    "event_not_a_player": N_("%(player)s is not among this club night's players."),
     # rules/events/standings.py
     "event_places": N_(
         "The points by place must be four whole numbers from first place to fourth, never "

@@ -684,7 +684,7 @@ def event_cases() -> Iterator[Callable[[], object]]:
 
 
 EVENT_STORE_CODES = {"event_closed", "event_round_locked", "event_no_such_round"}
-EVENT_STORE_CODES |= {"event_all_rounds_drawn"}
+EVENT_STORE_CODES |= {"event_all_rounds_drawn", "event_not_a_player"}
 """Refusals of a club night's state: they need a database (tests/web/api/test_events.py)."""
 
 

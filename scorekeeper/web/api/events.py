@@ -127,6 +127,14 @@ def add_player(event_id: str) -> Response:
     return event_response(services.add_player(event_id, name), 201)  # type: ignore[arg-type]
 
 
+@bp.post("/events/<event_id>/players/leave")
+def player_leaves(event_id: str) -> Response:
+    """Extension: ``{"name": …}`` leaves; he is drawn no more from the next round on."""
+    require_director(event_id)
+    name = json_body().get("name")
+    return event_response(services.player_leaves(event_id, str(name)))
+
+
 @bp.put("/events/<event_id>/games/<table_game>/deals/<int:n>")
 def correct_deal(event_id: str, table_game: str, n: int) -> Response:
     """Extension: the director corrects a table's deal (``If-Match`` the game's version)."""

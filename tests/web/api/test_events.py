@@ -350,3 +350,21 @@ def test_the_refusals_of_an_events_state_rebuild_from_their_templates(
     ]
     for problem in problems:
         assert english(problem.key, problem.params) == problem.message
+
+
+def test_a_player_who_leaves_is_drawn_no_more_from_the_next_round(client: FlaskClient) -> None:
+    event = Event(client, players=[*EIGHT, "Dana"])
+    event.draw()
+    response = client.post(
+        f"{event.url}/players/leave", json={"name": "dana"}, headers=event.director()
+    )
+    assert response.status_code == 200, response.json
+    second = event.draw()
+    assert second["sitting_out"] == []
+    assert "Dana" not in [n for t in second["tables"] for n in t["players"]]
+    again = client.post(
+        f"{event.url}/players/leave", json={"name": "Dana"}, headers=event.director()
+    )
+    assert again.status_code == 422 and again.json is not None
+    problem = again.json["errors"][0]
+    assert problem["code"] == "event_not_a_player" and "Dana" in problem["message"]
