@@ -30,8 +30,9 @@ from typing import Any
 from gunicorn.glogging import Logger
 
 MAX_WORKERS = 8
-TOKEN_IN_PATH = re.compile(r"(/join/)[^/?#\s\"]+")
-"""The edit link ``/games/<id>/join/<token>``: the part after ``/join/`` is the token."""
+TOKEN_IN_PATH = re.compile(r"(/(?:join|direct)/)[^/?#\s\"]+")
+"""The edit link ``/games/<id>/join/<token>`` and a club night's director link
+``/events/<id>/direct/<token>``: the part after ``/join/`` or ``/direct/`` is the token."""
 
 
 def redact(text: str) -> str:

@@ -63,10 +63,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper.web import hardening, limits
+    from scorekeeper.web import hardening, limits, unchanged
 
     hardening.init_app(app)
     limits.init_app(app)
+    unchanged.init_app(app)  # unchanged polls answered 304 before the app runs
 
 
 def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:

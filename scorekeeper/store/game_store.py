@@ -30,7 +30,7 @@ from scorekeeper.rules.errors import Problem, RulesError, StateError, part
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import models
+from scorekeeper.store import event_results, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles.hooks import game_changed as tell_circle
 from scorekeeper.store.snapshot import (
@@ -389,6 +389,7 @@ def apply_change(
     bump = {"game_id": old.id, "new_version": version, "now": now}
     bump.update(new_finished=game.finished, new_summary=summarize(game))
     session.connection().execute(BUMP, bump)
+    event_results.game_written(session, old.id, game, source)  # a club night's table
     session.connection().execute(
         ADD_REVISION,
         {

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
@@ -61,6 +63,7 @@ __all__ = [
     "GameSummary",
     "LoadedGame",
     "LogRow",
+    "NewGameRows",
     "StaleVersion",
     "create_game",
     "deal_revisions",
@@ -68,6 +71,7 @@ __all__ = [
     "game_exists",
     "list_games",
     "load_game",
+    "new_game_rows",
     "recent_player_names",
     "record_deal",
     "record_redeal",
@@ -187,11 +191,34 @@ def recent_player_names(limit: int = 12) -> list[str]:
 # --- writing -----------------------------------------------------------------------------
 
 
-def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[LoadedGame, str]:
-    """A new game (version 1) and its edit token, shown this once and stored hashed."""
+@dataclass(frozen=True)
+class NewGameRows:
+    """A game ready to insert: its row, its seats, its state and its edit token (shown once)."""
+
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+    loaded: LoadedGame
+    token: str
+
+    def insert(self, session: Session) -> None:
+        """Insert the game in the caller's transaction (a club night inserts its tables so)."""
+        session.connection().execute(ADD_GAME, self.row)
+        session.connection().execute(ADD_SEATS, self.seats)
+
+
+def new_game_rows(
+    players: list[str],
+    first_king: int,
+    rules: RuleSet,
+    *,
+    game_id: str | None = None,
+    token: str | None = None,
+) -> NewGameRows:
+    """A new game (version 1) and its edit token, not yet stored (fresh id and token unless
+    given: a club night derives each table's token from its director's)."""
     names = clean_players(players)
     game = Game.start(rules, first_king, names)
-    token, game_id, now = new_edit_token(), new_game_id(), models.utcnow()
+    game_id, token, now = game_id or new_game_id(), token or new_edit_token(), models.utcnow()
     row = {
         "id": game_id,
         "rules": rules.to_dict(),
@@ -204,9 +231,6 @@ def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[Lo
         "updated_at": now,
     }
     seats = [{"game_id": game_id, "seat": s, "name": name} for s, name in enumerate(names)]
-    with write_transaction() as session:
-        session.connection().execute(ADD_GAME, row)
-        session.connection().execute(ADD_SEATS, seats)
     loaded = LoadedGame(
         id=game_id,
         version=1,
@@ -218,7 +242,15 @@ def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[Lo
         game=game,
         log=[],
     )
-    return loaded, token
+    return NewGameRows(row, seats, loaded, token)
+
+
+def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[LoadedGame, str]:
+    """A new game (version 1) and its edit token, shown this once and stored hashed."""
+    new = new_game_rows(players, first_king, rules)
+    with write_transaction() as session:
+        new.insert(session)
+    return new.loaded, new.token
 
 
 def record_deal(

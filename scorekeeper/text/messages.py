@@ -593,6 +593,43 @@ _WEB: dict[str, Template] = {
     "nothing_to_undo": N_("There is nothing to undo: no deal has been recorded yet."),
 }
 
+_EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
+    # rules/events/draw.py
+    "event_too_few_players": N_("A round needs at least 4 players present; there are %(count)d."),
+    "event_player_twice": N_("%(player)s is listed twice among the players."),
+    "event_player_not_seated": N_("%(player)s has no seat in round %(n)d."),
+    "event_player_seated": N_("%(player)s already has a seat in round %(n)d."),
+    "event_not_a_player": N_("%(player)s is not among this club night's players."),
+    # rules/events/standings.py
+    "event_places": N_(
+        "The points by place must be four whole numbers from first place to fourth, never "
+        "rising (such as [3, 2, 1, 0]); not %(value)s."
+    ),
+    # store/event_input.py
+    "event_circle": N_("“circle” must be a circle's id."),
+    "event_name": N_("Give the club night a name of 1 to %(max)d characters, on one line."),
+    "event_players": N_("List the players present by name (at most %(max)d)."),
+    "event_rules_partnership": N_(
+        "The rule set's “partnership” must agree with the event's “partnership”."
+    ),
+    "event_rules_kingdoms": N_(
+        "A round of one kingdom plays one kingdom per table: “rules.kingdoms” must be 1."
+    ),
+    "event_flag": N_("“%(what)s” must be true or false."),
+    "event_number": N_("“%(what)s” must be a whole number from %(low)d to %(high)d."),
+    "event_choice": N_("“%(what)s” must be one of %(allowed)s."),
+    # store/events.py, store/event_results.py
+    "event_all_rounds_drawn": N_(
+        "No round is left to draw: all the planned rounds (%(count)d) have been drawn."
+    ),
+    "event_no_such_round": N_("This club night has no round %(n)d; %(count)d have been drawn."),
+    "event_closed": N_("This club night is closed: its games can no longer be changed."),
+    "event_round_locked": N_(
+        "Round %(n)d of this club night is locked by the director: its games can no longer "
+        "be changed."
+    ),
+}
+
 PROBLEMS: dict[str, Template] = {
     **_CARDS_AND_CONTRACTS,
     **_RULE_SETS,
@@ -604,6 +641,7 @@ PROBLEMS: dict[str, Template] = {
     **_REQUESTS,
     **_CLAIMS,
     **_WEB,
+    **_EVENTS,
 }
 """Every problem's template, by :attr:`Problem.key <scorekeeper.rules.errors.Problem.key>`."""
 

@@ -22,6 +22,10 @@ def game_not_found() -> str:
     return _("There is no game at this address; check the link.")
 
 
+def event_not_found() -> str:
+    return _("There is no club night at this address; check the link.")
+
+
 def deal_not_found(n: int, deals_played: int) -> str:
     return ngettext(
         "This game has no deal %(n)s; it has %(count)s deal so far.",

@@ -36,6 +36,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.store import games as services
+from scorekeeper.store.circles.errors import CircleNotFound, MemberNotFound
+from scorekeeper.store.events import EventNotFound
 from scorekeeper.store.snapshot import (
     DealNotFound,
     GameNotFound,
@@ -43,6 +45,7 @@ from scorekeeper.store.snapshot import (
     StaleVersion,
     UnreplayableLog,
 )
+from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error
@@ -350,6 +353,20 @@ def store_refusal(error: LookupError | StaleVersion) -> Answer:
     return _page(404, PAGE_TITLES[404], message), 404
 
 
+def lookup_not_found(error: EventNotFound | CircleNotFound | MemberNotFound) -> Answer:
+    """404: no club night, circle or circle member at this address."""
+    rollback()
+    if isinstance(error, EventNotFound):
+        message = refusals.event_not_found()
+    elif isinstance(error, MemberNotFound):
+        message = circle_words.member_not_found()
+    else:
+        message = circle_words.circle_not_found()
+    if is_api_request():
+        return error_response(404, [error_body(message)])
+    return _page(404, PAGE_TITLES[404], message), 404
+
+
 def unreplayable(error: UnreplayableLog) -> Answer:
     """409: the stored game is refused by the current engine; nothing was written."""
     rollback()
@@ -396,6 +413,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(RulesError, rules_error)
     for refusal in (GameNotFound, DealNotFound, StaleVersion):
         app.register_error_handler(refusal, store_refusal)
+    for lookup in (EventNotFound, CircleNotFound, MemberNotFound):
+        app.register_error_handler(lookup, lookup_not_found)
     app.register_error_handler(UnreplayableLog, unreplayable)
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)

@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from flask import Flask
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-TOKEN_ROUTES = frozenset({"web.join"})
-"""Routes that check a token on a GET (the edit link)."""
+TOKEN_ROUTES = frozenset({"web.join", "web.direct"})
+"""Routes that check a token on a GET (the edit link, a club night's director link)."""
 REFUSED = frozenset({401, 403})
 
 WRITES_MESSAGE = _l(

@@ -215,6 +215,16 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "i18n.set_digits": ("/digits/arab", 302, ""),
     "i18n.set_theme": ("/theme/dark", 302, ""),
     "static": ("/static/app.css", 200, "text/css"),
+    # Club nights (tests/server/test_served_events.py plays one): no event has this id.
+    "web.new_event": ("/events/new", 200, "text/html"),
+    "web.event": ("/events/{id}", 404, "text/html"),
+    "web.direct": ("/events/{id}/direct/{token}", 404, "text/html"),
+    "web.event_board": ("/events/{id}/board", 404, "text/html"),
+    "web.event_board_live": ("/events/{id}/board/live", 404, "text/html"),
+    "web.event_table_qr": ("/events/{id}/tables/{id}/qr.svg", 403, "text/html"),
+    "web.event_cards": ("/events/{id}/cards.pdf", 403, "text/html"),
+    "web.event_results": ("/events/{id}/results.pdf", 404, "text/html"),
+    "api_events.get_event": ("/api/v1/events/{id}", 404, "application/json"),
 }
 """One GET for each GET endpoint of the app (the game is finished: the next deal's check
 has no deal to check, a clear 422)."""

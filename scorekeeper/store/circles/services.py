@@ -639,6 +639,15 @@ def _resolve(
     return out
 
 
+def link_new_game(connection: Connection, circle_id: str, loaded: LoadedGame) -> None:
+    """Link a game created in the caller's transaction (a club night's table) to the
+    circle: each seat is the member of that name, or a new member."""
+    circle = load_circle(circle_id)
+    _insert_link(
+        connection, circle_id, loaded, _resolve(connection, circle, loaded.players, [None] * 4)
+    )
+
+
 def _insert_link(
     connection: Connection, circle_id: str, loaded: LoadedGame, members: Sequence[int]
 ) -> None:

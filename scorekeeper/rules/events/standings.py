@@ -1,0 +1,236 @@
+"""The standings of a club night, from the results of its tables.
+
+Two ways to score, the director's choice:
+
+- ``totals``: each player adds up his game totals. Tables are comparable only
+  because every game adds up to 0; a rule set that is not zero-sum is flagged
+  (:attr:`Standings.comparable`).
+- ``places``: match points by place at the table, e.g. 3/2/1/0; players tied at
+  a table share the points of the places they cover (two tied first: 2.5 each).
+
+In a partnership event both partners score their team's total (and so share
+their team's places). Ties in points are broken by head-to-head (who finished
+above whom at the tables the tied players shared), then by most Trix firsts;
+players still tied share the rank.
+
+A :class:`Tally` is kept up to date one table at a time: :meth:`Tally.apply`
+replaces a table's previous result by its new one in time proportional to the
+table, never to the event.
+
+>>> tally = Tally(Scoring.PLACES, (3, 2, 1, 0))
+>>> names = ("Rana", "Sami", "Omar", "Lina")
+>>> tally.apply(TableResult(1, 1, names, (120, -40, -40, -40), (1, 0, 0, 0)))
+>>> [(s.player, str(s.points), s.rank) for s in tally.standings()]
+[('Rana', '3', 1), ('Lina', '1', 2), ('Omar', '1', 2), ('Sami', '1', 2)]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from scorekeeper.rules.errors import MalformedError
+
+PLAYERS_AT_TABLE = 4
+DEFAULT_PLACES = (3, 2, 1, 0)
+
+
+class Scoring(enum.Enum):
+    """How a table's result becomes a player's points."""
+
+    TOTALS = "totals"
+    """The game's total, added up over the rounds (zero-sum rule sets)."""
+    PLACES = "places"
+    """Match points by place at the table (ties share)."""
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table's game as the standings see it: players in seat order and their totals.
+
+    ``totals`` are per seat; in a partnership event each seat holds its team's total.
+    """
+
+    round: int
+    table: int
+    players: tuple[str, str, str, str]
+    totals: tuple[int, int, int, int]
+    trix_firsts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    deals: int = 0
+    finished: bool = False
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.round, self.table
+
+
+def check_places(places: Sequence[object]) -> tuple[int, int, int, int]:
+    """Four whole numbers, from first place to fourth, never rising.
+
+    >>> check_places([3, 2, 1, 0])
+    (3, 2, 1, 0)
+    >>> check_places([1, 2, 3, 4])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.MalformedError: The points by place must be four whole numbers \
+from first place to fourth, never rising (such as [3, 2, 1, 0]); not [1, 2, 3, 4].
+    """
+    numbers = [p for p in places if isinstance(p, int) and not isinstance(p, bool)]
+    good = (
+        len(places) == PLAYERS_AT_TABLE
+        and len(numbers) == PLAYERS_AT_TABLE
+        and all(-1000 <= p <= 1000 for p in numbers)
+        and all(a >= b for a, b in zip(numbers, numbers[1:], strict=False))
+    )
+    if not good:
+        shown = "[" + ", ".join(str(p) for p in places) + "]"
+        raise MalformedError.one(
+            "event_places",
+            "The points by place must be four whole numbers from first place to fourth, "
+            f"never rising (such as [3, 2, 1, 0]); not {shown}.",
+            field="places",
+            value=shown,
+        )
+    return (numbers[0], numbers[1], numbers[2], numbers[3])
+
+
+def place_points(totals: Sequence[int], places: Sequence[int]) -> tuple[Fraction, ...]:
+    """Each seat's match points: the places it covers, shared among those tied with it.
+
+    >>> [str(p) for p in place_points([50, 50, -40, -60], [3, 2, 1, 0])]
+    ['5/2', '5/2', '1', '0']
+    >>> [str(p) for p in place_points([0, 0, 0, 0], [3, 2, 1, 0])]
+    ['3/2', '3/2', '3/2', '3/2']
+    """
+    ordered = sorted(totals, reverse=True)
+    points = []
+    for total in totals:
+        first = ordered.index(total)
+        tied = ordered.count(total)
+        points.append(Fraction(sum(places[first : first + tied]), tied))
+    return tuple(points)
+
+
+def table_points(
+    result: TableResult, scoring: Scoring, places: Sequence[int]
+) -> tuple[Fraction, ...]:
+    """What each seat of the table earns towards the standings."""
+    if scoring is Scoring.TOTALS:
+        return tuple(Fraction(total) for total in result.totals)
+    return place_points(result.totals, places)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings."""
+
+    player: str
+    points: Fraction
+    rank: int
+    trix_firsts: int
+    tables: int
+    head_to_head: int = 0
+    """Wins over the players tied with him on points, at the tables they shared."""
+
+
+@dataclass
+class Tally:
+    """Points, Trix firsts and shared tables per player, kept up to date table by table."""
+
+    scoring: Scoring
+    places: tuple[int, ...] = DEFAULT_PLACES
+    points: dict[str, Fraction] = field(default_factory=dict)
+    trix_firsts: dict[str, int] = field(default_factory=dict)
+    tables_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
+    results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        results: Iterable[TableResult],
+        scoring: Scoring,
+        places: Sequence[int] = DEFAULT_PLACES,
+    ) -> Tally:
+        tally = cls(scoring, tuple(places))
+        for result in results:
+            tally.apply(result)
+        return tally
+
+    def enter(self, players: Iterable[str]) -> None:
+        """Players who count even before they have played (they show with 0 points)."""
+        for name in players:
+            self.points.setdefault(name, Fraction(0))
+            self.trix_firsts.setdefault(name, 0)
+            self.tables_of.setdefault(name, set())
+
+    def apply(self, result: TableResult) -> None:
+        """The table's new result, in place of its previous one (if any)."""
+        old = self.results.get(result.key)
+        if old is not None:
+            self._add(old, -1)
+        self.results[result.key] = result
+        self._add(result, 1)
+
+    def _add(self, result: TableResult, sign: int) -> None:
+        earned = table_points(result, self.scoring, self.places)
+        self.enter(result.players)
+        for seat, name in enumerate(result.players):
+            self.points[name] += sign * earned[seat]
+            self.trix_firsts[name] += sign * result.trix_firsts[seat]
+            if sign > 0:
+                self.tables_of[name].add(result.key)
+            else:
+                self.tables_of[name].discard(result.key)
+
+    def standings(self) -> list[Standing]:
+        """Everyone ranked: points, then head-to-head among the tied, then Trix firsts."""
+        by_points: dict[Fraction, list[str]] = {}
+        for name, points in self.points.items():
+            by_points.setdefault(points, []).append(name)
+        lines: list[Standing] = []
+        for points in sorted(by_points, reverse=True):
+            lines.extend(self._rank_tied(by_points[points], points, len(lines) + 1))
+        return lines
+
+    def _rank_tied(self, names: list[str], points: Fraction, first_rank: int) -> list[Standing]:
+        wins = self.head_to_head(names) if len(names) > 1 else {names[0]: 0}
+
+        def key(name: str) -> tuple[int, int]:
+            return wins[name], self.trix_firsts[name]
+
+        ordered = sorted(names, key=lambda name: (-wins[name], -self.trix_firsts[name], name))
+        lines: list[Standing] = []
+        for index, name in enumerate(ordered):
+            rank = first_rank + index
+            if index and key(ordered[index - 1]) == key(name):
+                rank = lines[-1].rank
+            tables = len(self.tables_of[name])
+            lines.append(Standing(name, points, rank, self.trix_firsts[name], tables, wins[name]))
+        return lines
+
+    def head_to_head(self, names: Sequence[str]) -> dict[str, int]:
+        """For each of ``names``: how often he finished above another of them at a shared table."""
+        wins = dict.fromkeys(names, 0)
+        group = set(names)
+        shared = {key for name in names for key in self.tables_of[name]}
+        for key in shared:
+            result = self.results[key]
+            here = [(seat, name) for seat, name in enumerate(result.players) if name in group]
+            for seat, name in here:
+                wins[name] += sum(
+                    1 for other, _n in here if result.totals[seat] > result.totals[other]
+                )
+        return wins
+
+
+def points_value(points: Fraction) -> int | float:
+    """Points for JSON: a whole number as an int, else rounded to two decimals.
+
+    >>> points_value(Fraction(5, 2)), points_value(Fraction(6, 1)), points_value(Fraction(7, 3))
+    (2.5, 6, 2.33)
+    """
+    if points.denominator == 1:
+        return int(points)
+    return round(float(points), 2)

@@ -1,0 +1,573 @@
+"""Club nights in the database: create an event, draw its rounds, read it with standings.
+
+An event's id is shared to let people follow it; its director's token (256
+bits, stored hashed like a game's edit token) lets the director draw rounds,
+lock them, correct a table's deal and close the event. Each table of a round
+is a normal game with its own edit token; its result reaches the event through
+:mod:`scorekeeper.store.event_results` as its deals are written.
+
+Errors: :class:`EventNotFound` (404), the engine's
+:class:`~scorekeeper.rules.errors.RulesError` (422, or 409 for a state that
+does not allow the change).
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import insert, select, update
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.errors import IllegalError, StateError
+from scorekeeper.rules.events.draw import Round, Table, draw_round
+from scorekeeper.rules.events.standings import Scoring, Standing, TableResult, Tally
+from scorekeeper.rules.game_log import DealEntry
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.scoring import zero_sum_report
+from scorekeeper.store import events_models as em
+from scorekeeper.store import games, models
+from scorekeeper.store.cache import LRUCache
+from scorekeeper.store.circles import services as circles
+from scorekeeper.store.event_input import NewEvent, clean_event_players
+from scorekeeper.store.event_results import DIRECTOR_SOURCE
+from scorekeeper.store.tokens import (
+    hash_matches,
+    hash_token,
+    is_game_id,
+    new_edit_token,
+    new_game_id,
+)
+from scorekeeper.store.transactions import reader, write_transaction
+
+EVENTS = em.Event.__table__
+PLAYERS = em.EventPlayer.__table__
+ROUNDS = em.EventRound.__table__
+TABLES = em.EventTable.__table__
+
+
+class EventNotFound(LookupError):
+    """No club night with this id."""
+
+    def __init__(self, event_id: object) -> None:
+        super().__init__(f"no event {event_id!r}")
+        self.event_id = event_id
+
+
+# --- the circle seam -------------------------------------------------------------------------
+
+
+def circle_member_names(circle_id: str) -> list[str]:
+    """The names of a circle's members, for an event held for that circle (404 when no
+    circle has this id)."""
+    return [member.name for member in circles.load_circle(circle_id).members]
+
+
+def _link_to_circle(session: Any, circle_id: str, loaded: games.LoadedGame) -> None:
+    """A table's game joins the event's circle, its players matched to members by name."""
+    circles.link_new_game(session.connection(), circle_id, loaded)
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventTableView:
+    """A table of a round and its game's latest result."""
+
+    round: int
+    number: int
+    game_id: str
+    players: tuple[str, str, str, str]
+    totals: tuple[int, int, int, int]
+    trix_firsts: tuple[int, int, int, int]
+    deals: int
+    finished: bool
+    version: int
+
+    def result(self) -> TableResult:
+        return TableResult(
+            self.round,
+            self.number,
+            self.players,
+            self.totals,
+            self.trix_firsts,
+            self.deals,
+            self.finished,
+        )
+
+
+@dataclass(frozen=True)
+class EventRoundView:
+    number: int
+    seed: str
+    sitting_out: tuple[str, ...]
+    locked: bool
+    tables: tuple[EventTableView, ...]
+
+    def as_round(self) -> Round:
+        """The round as the draw sees it (for the next round's draw)."""
+        tables = tuple(Table(t.number, t.players) for t in self.tables)
+        return Round(self.number, self.seed, tables, self.sitting_out)
+
+    @property
+    def finished(self) -> bool:
+        return all(t.finished for t in self.tables)
+
+
+@dataclass(frozen=True)
+class EventPlayerView:
+    name: str
+    joined_round: int
+    left_round: int | None
+
+    def present_in(self, number: int) -> bool:
+        return self.joined_round <= number and (self.left_round is None or number < self.left_round)
+
+
+@dataclass(frozen=True)
+class EventView:
+    """A club night as it is now: its settings, players, rounds, tables and results."""
+
+    id: str
+    name: str
+    rules: RuleSet
+    rounds: int
+    round_kind: str
+    scoring: Scoring
+    places: tuple[int, int, int, int]
+    partnership: bool
+    seed: int
+    circle_id: str | None
+    version: int
+    closed: bool
+    players: tuple[EventPlayerView, ...]
+    drawn: tuple[EventRoundView, ...]
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether every game adds up to 0, so that totals compare across tables (R11)."""
+        return zero_sum_report(self.rules)[0]
+
+    @property
+    def next_round(self) -> int:
+        return len(self.drawn) + 1
+
+    @property
+    def all_drawn(self) -> bool:
+        return len(self.drawn) >= self.rounds
+
+    def present(self, number: int) -> list[str]:
+        return [p.name for p in self.players if p.present_in(number)]
+
+    def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
+        """Standings over ``rounds`` (all by default); everyone present counts from 0."""
+        chosen = self.drawn if rounds is None else rounds
+        tally = Tally(self.scoring, self.places)
+        if rounds is None:
+            tally.enter(p.name for p in self.players)
+        for drawn in chosen:
+            tally.enter(drawn.sitting_out)
+            for table in drawn.tables:
+                tally.apply(table.result())
+        return tally
+
+    def standings(self) -> list[Standing]:
+        return self.tally().standings()
+
+    def table_of_game(self, game_id: str) -> EventTableView | None:
+        for drawn in self.drawn:
+            for table in drawn.tables:
+                if table.game_id == game_id:
+                    return table
+        return None
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def event_exists(event_id: str) -> bool:
+    if not is_game_id(event_id):
+        return False
+    with reader() as read:
+        return read.scalar(select(EVENTS.c.id).where(EVENTS.c.id == event_id)) is not None
+
+
+def event_version(event_id: str) -> int:
+    """The event's version (its ETag), from its row alone; :class:`EventNotFound`."""
+    if not is_game_id(event_id):
+        raise EventNotFound(event_id)
+    with reader() as read:
+        version = read.scalar(select(EVENTS.c.version).where(EVENTS.c.id == event_id))
+    if version is None:
+        raise EventNotFound(event_id)
+    return int(version)
+
+
+def director_matches(event_id: str, token: str) -> bool:
+    """Whether ``token`` is this event's director's token (constant time)."""
+    stored = None
+    if is_game_id(event_id):
+        with reader() as read:
+            stored = read.scalar(
+                select(EVENTS.c.director_token_hash).where(EVENTS.c.id == event_id)
+            )
+    if stored is None:
+        hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
+        return False
+    return hash_matches(str(stored), token)
+
+
+VIEWS_KEY = "scorekeeper.event_views"
+
+
+def views() -> LRUCache[tuple[str, int], EventView]:
+    """Events read before, by (id, version): every change bumps the version, so a hit is
+    always right, in any process (only a miss costs the four queries)."""
+    cache: LRUCache[tuple[str, int], EventView] = current_app.extensions.setdefault(
+        VIEWS_KEY, LRUCache(64)
+    )
+    return cache
+
+
+def load_event(event_id: str) -> EventView:
+    """The event, its rounds and its tables' results: its version (one query), then, unless
+    that version was read before, three more; no game is ever replayed."""
+    if not is_game_id(event_id):
+        raise EventNotFound(event_id)
+    session = db.session()
+    row = session.execute(select(EVENTS).where(EVENTS.c.id == event_id)).first()
+    if row is None:
+        raise EventNotFound(event_id)
+    cached = views().get((event_id, row.version))
+    if cached is not None:
+        return cached
+    players = session.execute(
+        select(PLAYERS).where(PLAYERS.c.event_id == event_id).order_by(PLAYERS.c.position)
+    ).all()
+    rounds = session.execute(
+        select(ROUNDS).where(ROUNDS.c.event_id == event_id).order_by(ROUNDS.c.number)
+    ).all()
+    tables = session.execute(
+        select(TABLES)
+        .where(TABLES.c.event_id == event_id)
+        .order_by(TABLES.c.round, TABLES.c.number)
+    ).all()
+    view = _view(row, players, rounds, tables)
+    views().put((event_id, view.version), view)
+    return view
+
+
+def _four(values: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
+    return (values[0], values[1], values[2], values[3])
+
+
+def _view(
+    row: Any, players: Sequence[Any], rounds: Sequence[Any], tables: Sequence[Any]
+) -> EventView:
+    by_round: dict[int, list[EventTableView]] = {}
+    for t in tables:
+        by_round.setdefault(t.round, []).append(
+            EventTableView(
+                t.round,
+                t.number,
+                t.game_id,
+                _four(t.players),
+                _four(t.totals),
+                _four(t.trix_firsts),
+                t.deals,
+                t.finished,
+                t.version,
+            )
+        )
+    drawn = tuple(
+        EventRoundView(
+            r.number, r.seed, tuple(r.sitting_out), r.locked, tuple(by_round.get(r.number, []))
+        )
+        for r in rounds
+    )
+    return EventView(
+        id=row.id,
+        name=row.name,
+        rules=RuleSet.from_dict(row.rules),
+        rounds=row.rounds,
+        round_kind=row.round_kind,
+        scoring=Scoring(row.scoring),
+        places=_four(row.places),
+        partnership=row.partnership,
+        seed=row.seed,
+        circle_id=row.circle_id,
+        version=row.version,
+        closed=row.closed,
+        players=tuple(EventPlayerView(p.name, p.joined_round, p.left_round) for p in players),
+        drawn=drawn,
+    )
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def create_event(new: NewEvent) -> tuple[EventView, str]:
+    """A new event and its director's token, shown this once and stored hashed."""
+    players = new.players
+    if new.circle is not None:
+        members = circle_member_names(new.circle)
+        players = players or clean_event_players(members)
+    token, event_id = new_edit_token(), new_game_id()
+    row = {
+        "id": event_id,
+        "name": new.name,
+        "created_at": models.utcnow(),
+        "rules": new.rules.to_dict(),
+        "rounds": new.rounds,
+        "round_kind": new.round_kind,
+        "scoring": new.scoring,
+        "places": list(new.places),
+        "partnership": new.partnership,
+        "seed": new.seed,
+        "circle_id": new.circle,
+        "director_token_hash": hash_token(token),
+        "version": 1,
+        "closed": False,
+    }
+    rows = [
+        {"event_id": event_id, "position": i, "name": name, "joined_round": 1}
+        for i, name in enumerate(players)
+    ]
+    with write_transaction() as session:
+        session.connection().execute(insert(EVENTS), row)
+        if rows:
+            session.connection().execute(insert(PLAYERS), rows)
+    return load_event(event_id), token
+
+
+@dataclass(frozen=True)
+class DrawnTable:
+    """A table of a new round, with its game's edit token (shown this once)."""
+
+    number: int
+    players: tuple[str, str, str, str]
+    game_id: str
+    edit_token: str
+
+
+@dataclass(frozen=True)
+class DrawnRound:
+    number: int
+    seed: str
+    tables: tuple[DrawnTable, ...]
+    sitting_out: tuple[str, ...]
+
+
+def table_token(director_token: str, game_id: str) -> str:
+    """A table's edit token, derived from the director's token and the table's game.
+
+    Nothing more is stored than for any game (the token's hash), yet the director can
+    print a table's edit link (its card, its QR code) again at any time.
+
+    >>> len(table_token("d" * 43, "g" * 16)), table_token("a", "g") != table_token("b", "g")
+    (43, True)
+    """
+    digest = hmac.new(director_token.encode(), f"table:{game_id}".encode(), "sha256").digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
+    """Draw the next round and start every table's game, all in one transaction.
+
+    ``director_token`` (already checked by the caller) derives each table's edit token.
+    """
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        _refuse_closed(event)
+        if event.all_drawn:
+            raise StateError.one(
+                "event_all_rounds_drawn",
+                "No round is left to draw: all the planned rounds "
+                f"({event.rounds}) have been drawn.",
+                field="rounds",
+                count=event.rounds,
+            )
+        history = [r.as_round() for r in event.drawn]
+        drawn = draw_round(
+            event.present(event.next_round), history, event.seed, partnership=event.partnership
+        )
+        tables = _start_tables(session, event, drawn, director_token)
+        version = event.version + 1
+        session.connection().execute(
+            insert(ROUNDS),
+            {
+                "event_id": event_id,
+                "number": drawn.number,
+                "seed": drawn.seed,
+                "sitting_out": list(drawn.sitting_out),
+                "locked": False,
+                "drawn_at": models.utcnow(),
+            },
+        )
+        rows = [_table_row(event_id, drawn.number, t, version) for t in tables]
+        session.connection().execute(insert(TABLES), rows)
+        _bump(session, event_id, version)
+    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out)
+
+
+def _start_tables(
+    session: Any, event: EventView, drawn: Round, director_token: str
+) -> list[DrawnTable]:
+    first_king = first_king_seat(event.rules)
+    tables = []
+    for table in drawn.tables:
+        game_id = new_game_id()
+        token = table_token(director_token, game_id)
+        new = games.new_game_rows(
+            list(table.seats), first_king, event.rules, game_id=game_id, token=token
+        )
+        new.insert(session)
+        if event.circle_id is not None:
+            _link_to_circle(session, event.circle_id, new.loaded)
+        tables.append(DrawnTable(table.number, table.seats, new.loaded.id, new.token))
+    return tables
+
+
+def first_king_seat(rules: RuleSet) -> int:
+    """Seat 0, or the first of a custom kingdom order (as a new game's default)."""
+    if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
+        return rules.king_order[0]
+    return 0
+
+
+def _table_row(event_id: str, number: int, table: DrawnTable, version: int) -> dict[str, Any]:
+    return {
+        "event_id": event_id,
+        "round": number,
+        "number": table.number,
+        "game_id": table.game_id,
+        "players": list(table.players),
+        "totals": [0, 0, 0, 0],
+        "trix_firsts": [0, 0, 0, 0],
+        "deals": 0,
+        "finished": False,
+        "version": version,
+    }
+
+
+def _lock_event(session: Any, event_id: str) -> None:
+    """Lock the event's row (PostgreSQL; SQLite's write lock is held already)."""
+    if not is_game_id(event_id):
+        raise EventNotFound(event_id)
+    found = session.execute(
+        select(EVENTS.c.version).where(EVENTS.c.id == event_id).with_for_update()
+    ).first()
+    if found is None:
+        raise EventNotFound(event_id)
+
+
+def _bump(session: Any, event_id: str, version: int) -> None:
+    session.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(version=version))
+
+
+def _refuse_closed(event: EventView) -> None:
+    if event.closed:
+        raise StateError.one(
+            "event_closed",
+            "This club night is closed: its games can no longer be changed.",
+            field="event",
+        )
+
+
+def lock_round(event_id: str, number: int, locked: bool = True) -> EventView:
+    """Lock (or unlock) a round: its tables' games take no more writes but the director's."""
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        _refuse_closed(event)
+        if not 1 <= number <= len(event.drawn):
+            raise IllegalError.one(
+                "event_no_such_round",
+                f"This club night has no round {number}; {len(event.drawn)} have been drawn.",
+                field="round",
+                n=number,
+                count=len(event.drawn),
+            )
+        session.execute(
+            update(ROUNDS)
+            .where(ROUNDS.c.event_id == event_id, ROUNDS.c.number == number)
+            .values(locked=locked)
+        )
+        _bump(session, event_id, event.version + 1)
+    return load_event(event_id)
+
+
+def close_event(event_id: str) -> EventView:
+    """Close the event: every round is final (the director may still correct a deal)."""
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        session.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(closed=True))
+        _bump(session, event_id, event.version + 1)
+    return load_event(event_id)
+
+
+def add_player(event_id: str, name: str) -> EventView:
+    """A late arrival: drawn from the next round on."""
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        _refuse_closed(event)
+        names = clean_event_players([p.name for p in event.players] + [name])
+        session.execute(
+            insert(PLAYERS),
+            {
+                "event_id": event_id,
+                "position": len(event.players),
+                "name": names[-1],
+                "joined_round": event.next_round,
+            },
+        )
+        _bump(session, event_id, event.version + 1)
+    return load_event(event_id)
+
+
+def player_leaves(event_id: str, name: str) -> EventView:
+    """A player who leaves is drawn no more from the next round on (his results stay)."""
+    with write_transaction() as session:
+        _lock_event(session, event_id)
+        event = load_event(event_id)
+        _refuse_closed(event)
+        position = next(
+            (
+                i
+                for i, p in enumerate(event.players)
+                if p.name.casefold() == str(name).casefold() and p.left_round is None
+            ),
+            None,
+        )
+        if position is None:
+            raise IllegalError.one(
+                "event_not_a_player",
+                f"{name} is not among this club night's players.",
+                field="name",
+                player=str(name),
+            )
+        session.execute(
+            update(PLAYERS)
+            .where(PLAYERS.c.event_id == event_id, PLAYERS.c.position == position)
+            .values(left_round=event.next_round)
+        )
+        _bump(session, event_id, event.version + 1)
+    return load_event(event_id)
+
+
+def correct_deal(
+    event_id: str, game_id: str, n: int, entry: DealEntry, expected: int | None
+) -> games.LoadedGame:
+    """The director corrects deal ``n`` of a table's game, logged as the director's."""
+    event = load_event(event_id)
+    if event.table_of_game(game_id) is None:
+        raise games.GameNotFound(game_id)
+    return games.edit_deal(game_id, n, entry, expected, source=DIRECTOR_SOURCE)

@@ -1,0 +1,110 @@
+"""The database side of club nights: events, their players, rounds and tables.
+
+Each table of a round is a normal game (:mod:`scorekeeper.store.models`); the
+event keeps which game a table plays and the table's latest result (totals,
+Trix firsts, deals played), refreshed by every write to that game
+(:mod:`scorekeeper.store.event_results`). The standings are built from these
+results, never by replaying the games.
+
+Every type here works on SQLite and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from scorekeeper.extensions import db
+from scorekeeper.store.models import ID_LENGTH, NAME_LENGTH, UTCDateTime, utcnow
+
+EVENT_NAME_LENGTH = 80
+SEED_LENGTH = 40
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """A club night: its players, rule set, how rounds are played and scored."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(EVENT_NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The rule set every table's game is started with."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    """Rounds planned."""
+    round_kind: Mapped[str] = mapped_column(String(8))
+    """``game`` (a whole game per round) or ``kingdom`` (one kingdom per round)."""
+    scoring: Mapped[str] = mapped_column(String(8))
+    places: Mapped[list[int]] = mapped_column(JSON)
+    partnership: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[int] = mapped_column(Integer)
+    circle_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True)
+    director_token_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 (hex) of the director's token; the token itself is never stored."""
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    """Incremented by every change, a table's deal included: the event's ETag."""
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),
+        CheckConstraint("scoring IN ('totals', 'places')", name="ck_events_scoring"),
+    )
+
+
+class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player of the event, in the order given; present from ``joined_round`` on."""
+
+    __tablename__ = "event_players"
+
+    event_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    joined_round: Mapped[int] = mapped_column(Integer, default=1)
+    left_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The first round he is no longer drawn for, None while he plays on."""
+
+
+class EventRound(db.Model):  # type: ignore[name-defined,misc]
+    """A drawn round: the seed it was drawn with, who sat out, whether it is locked."""
+
+    __tablename__ = "event_rounds"
+
+    event_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[str] = mapped_column(String(SEED_LENGTH))
+    sitting_out: Mapped[list[str]] = mapped_column(JSON)
+    locked: Mapped[bool] = mapped_column(Boolean, default=False)
+    drawn_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class EventTable(db.Model):  # type: ignore[name-defined,misc]
+    """A table of a round: its game, its players in seat order and its latest result."""
+
+    __tablename__ = "event_tables"
+
+    event_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), unique=True
+    )
+    players: Mapped[list[str]] = mapped_column(JSON)
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    """Per seat; in a partnership event each seat holds its team's total."""
+    trix_firsts: Mapped[list[int]] = mapped_column(JSON)
+    deals: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    version: Mapped[int] = mapped_column(Integer)
+    """The event's version when this result last changed (standings catch up from it)."""
+
+    __table_args__ = (Index("ix_event_tables_event_version", "event_id", "version"),)

@@ -1,0 +1,146 @@
+"""The club nights endpoints of the JSON API (API.md "Club nights"), mounted at /api/v1.
+
+Thin, like :mod:`scorekeeper.web.api.games`: parse, call
+:mod:`scorekeeper.store.events`, answer JSON; refusals go through the one
+error path. Reads are open to whoever knows the event's id; the director's
+writes need ``Authorization: Bearer <director token>``. A table's edit token
+edits only its own game (through the games endpoints), never the event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request
+
+from scorekeeper.store import events as services
+from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store.input import parse_deal_body
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.api.games import _if_match, _with_etag
+from scorekeeper.web.events.present import event_json
+
+bp = Blueprint("api_events", __name__)
+
+
+def bearer_token() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _space, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def require_director(event_id: str) -> None:
+    """401 without a bearer token, 403 with another one, 404 for no such event."""
+    token = bearer_token()
+    if token and services.director_matches(event_id, token):
+        return
+    if not services.event_exists(event_id):
+        raise services.EventNotFound(event_id)
+    if not token:
+        abort(
+            401,
+            description=_(
+                "This needs the club night's director token: Authorization: Bearer <token>."
+            ),
+        )
+    abort(403, description=_("This token is not the director's token of this club night."))
+
+
+def event_response(event: services.EventView, status: int = 200, **extra: Any) -> Response:
+    response = jsonify({**extra, "event": event_json(event)} if extra else event_json(event))
+    response.status_code = status
+    response.set_etag(str(event.version))
+    return response
+
+
+@bp.post("/events")
+def create_event() -> Response:
+    """201 with the event's id, its director's token (shown only now) and the event."""
+    new = parse_new_event_body(json_body())
+    event, token = services.create_event(new)
+    response = event_response(event, 201, id=event.id, director_token=token)
+    response.headers["Location"] = f"{request.script_root}/api/v1/events/{event.id}"
+    return response
+
+
+@bp.get("/events/<event_id>")
+def get_event(event_id: str) -> Response:
+    """The event with its standings and every round's tables; 304 from the version alone."""
+    if request.if_none_match:
+        version = services.event_version(event_id)
+        if request.if_none_match.contains_weak(str(version)):
+            response = Response(status=304)
+            response.set_etag(str(version))
+            return response
+    return event_response(services.load_event(event_id))
+
+
+@bp.post("/events/<event_id>/rounds")
+def draw_round(event_id: str) -> Response:
+    """Draw the next round: 201 with its tables, their games and edit tokens."""
+    require_director(event_id)
+    drawn = services.draw_next_round(event_id, bearer_token())
+    tables = [
+        {
+            "table": t.number,
+            "players": list(t.players),
+            "game": t.game_id,
+            "edit_token": t.edit_token,
+        }
+        for t in drawn.tables
+    ]
+    body = {
+        "round": drawn.number,
+        "seed": drawn.seed,
+        "tables": tables,
+        "sitting_out": list(drawn.sitting_out),
+    }
+    response = jsonify(body)
+    response.status_code = 201
+    return response
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/lock")
+def lock_round(event_id: str, number: int) -> Response:
+    """Extension: lock a round (``{"locked": false}`` unlocks it)."""
+    require_director(event_id)
+    body = json_body() if request.get_data() else {}
+    locked = body.get("locked", True)
+    if not isinstance(locked, bool):
+        abort(400, description=_("“locked” must be true or false."))
+    return event_response(services.lock_round(event_id, number, locked))
+
+
+@bp.post("/events/<event_id>/close")
+def close_event(event_id: str) -> Response:
+    """Extension: close the event."""
+    require_director(event_id)
+    return event_response(services.close_event(event_id))
+
+
+@bp.post("/events/<event_id>/players")
+def add_player(event_id: str) -> Response:
+    """Extension: a late arrival ``{"name": …}``, drawn from the next round on."""
+    require_director(event_id)
+    name = json_body().get("name")
+    return event_response(services.add_player(event_id, name), 201)  # type: ignore[arg-type]
+
+
+@bp.post("/events/<event_id>/players/leave")
+def player_leaves(event_id: str) -> Response:
+    """Extension: ``{"name": …}`` leaves; he is drawn no more from the next round on."""
+    require_director(event_id)
+    name = json_body().get("name")
+    return event_response(services.player_leaves(event_id, str(name)))
+
+
+@bp.put("/events/<event_id>/games/<table_game>/deals/<int:n>")
+def correct_deal(event_id: str, table_game: str, n: int) -> Response:
+    """Extension: the director corrects a table's deal (``If-Match`` the game's version)."""
+    require_director(event_id)
+    expected = _if_match(required=True)
+    entry = parse_deal_body(json_body())
+    loaded = services.correct_deal(event_id, table_game, n, entry, expected)
+    deal = loaded.game.deals[n - 1].to_dict()
+    return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)

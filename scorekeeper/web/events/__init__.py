@@ -1,0 +1,1 @@
+"""Club nights on the pages: create an event, the director's page, table cards, the board."""

@@ -1,0 +1,73 @@
+"""The new club night form: shapes only; the store's parser decides the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
+from wtforms.validators import NumberRange, Optional
+
+from scorekeeper.store.event_input import EVENT_NAME_MAX, ROUNDS_MAX
+from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.forms import ProblemsForm
+
+
+class NewEventForm(ProblemsForm):
+    """Name, players (one per line), rounds, what a round is, scoring, partnerships, seed."""
+
+    name = StringField(_l("Name of the club night"), render_kw={"maxlength": EVENT_NAME_MAX})
+    players = TextAreaField(_l("Players present, one name per line"))
+    rounds = IntegerField(_l("Rounds"), default=3, validators=[NumberRange(1, ROUNDS_MAX)])
+    round_kind = SelectField(
+        _l("A round is"),
+        choices=[
+            SelectChoice("game", _l("a whole game")),
+            SelectChoice("kingdom", _l("one kingdom")),
+        ],
+        default="game",
+    )
+    scoring = SelectField(
+        _l("Scoring"),
+        choices=[
+            SelectChoice("totals", _l("sum of game totals")),
+            SelectChoice("places", _l("match points by place at the table")),
+        ],
+        default="totals",
+    )
+    places = StringField(_l("Match points by place (first to fourth)"), default="3 2 1 0")
+    partnership = BooleanField(_l("Partnerships (partners sit opposite)"))
+    seed = IntegerField(_l("Seed of the draw (empty: chosen at random)"), validators=[Optional()])
+
+    def field_for(self, path: str | None) -> str:
+        head = (path or "").split(".")[0]
+        known = {"name", "players", "rounds", "places", "partnership", "seed", "scoring"}
+        return {"round": "round_kind"}.get(head, head if head in known else "")
+
+    def body(self) -> dict[str, Any]:
+        """The API's body for this form."""
+        body: dict[str, Any] = {
+            "name": self.name.data or "",
+            "players": [
+                line.strip() for line in (self.players.data or "").splitlines() if line.strip()
+            ],
+            "rounds": self.rounds.data,
+            "round": self.round_kind.data,
+            "scoring": self.scoring.data,
+            "places": _numbers(self.places.data or ""),
+            "partnership": bool(self.partnership.data),
+        }
+        if self.seed.data is not None:
+            body["seed"] = self.seed.data
+        return body
+
+
+def _numbers(text: str) -> list[object]:
+    """``3 2 1 0`` or ``3, 2, 1, 0`` -> [3, 2, 1, 0]; what is not a number stays text."""
+    out: list[object] = []
+    for piece in text.replace(",", " ").split():
+        try:
+            out.append(int(piece))
+        except ValueError:
+            out.append(piece)
+    return out

@@ -1,0 +1,76 @@
+"""An event as the API and the pages show it (JSON-ready values)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.rules.events.standings import Scoring, Standing, points_value
+from scorekeeper.store.events import EventRoundView, EventTableView, EventView
+
+
+def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": s.player,
+            "points": points_value(s.points),
+            "rank": s.rank,
+            "trix_firsts": s.trix_firsts,
+            "tables": s.tables,
+        }
+        for s in lines
+    ]
+
+
+def table_json(table: EventTableView) -> dict[str, Any]:
+    return {
+        "table": table.number,
+        "players": list(table.players),
+        "game": table.game_id,
+        "state": {
+            "totals": list(table.totals),
+            "trix_firsts": list(table.trix_firsts),
+            "deals_played": table.deals,
+            "finished": table.finished,
+        },
+    }
+
+
+def round_json(event: EventView, drawn: EventRoundView) -> dict[str, Any]:
+    return {
+        "round": drawn.number,
+        "seed": drawn.seed,
+        "locked": drawn.locked,
+        "finished": drawn.finished,
+        "tables": [table_json(t) for t in drawn.tables],
+        "sitting_out": list(drawn.sitting_out),
+        "standings": standings_json(event.tally([drawn]).standings()),
+    }
+
+
+def event_json(event: EventView) -> dict[str, Any]:
+    """The event: its settings, overall standings and every drawn round."""
+    return {
+        "id": event.id,
+        "name": event.name,
+        "players": [p.name for p in event.players],
+        "rules": event.rules.to_dict(),
+        "rounds": event.rounds,
+        "round": event.round_kind,
+        "scoring": event.scoring.value,
+        "places": list(event.places),
+        "partnership": event.partnership,
+        "seed": event.seed,
+        "circle": event.circle_id,
+        "version": event.version,
+        "closed": event.closed,
+        "zero_sum": event.zero_sum,
+        "comparable": event.scoring is Scoring.PLACES or event.zero_sum,
+        "standings": standings_json(event.standings()),
+        "rounds_drawn": [round_json(event, r) for r in event.drawn],
+    }
+
+
+def event_page(event: EventView) -> dict[str, Any]:
+    """What the event's pages show: the event's JSON, with its view for the templates."""
+    return {**event_json(event), "view": event}

@@ -1,0 +1,240 @@
+"""Club nights on the pages: create one, its page (standings, rounds, the director's
+controls), the director's link, table cards and results as PDF, and the standings board."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.store import events as services
+from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.text.locale import format_number, isolate, localize_digits
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.errors import rollback
+from scorekeeper.web.events.access import director_token, grant_director, require_director
+from scorekeeper.web.events.forms import NewEventForm
+from scorekeeper.web.events.present import event_page
+from scorekeeper.web.fragments import cached
+from scorekeeper.web.sharing.routes import edit_url, qr_svg
+from scorekeeper.web.sheets import pdf
+
+Page = str | tuple[str, int] | Response
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+def new_event() -> Page:
+    """The club night's settings; creates it and makes this browser its director."""
+    form = NewEventForm()
+    if form.validate_on_submit():
+        try:
+            event, token = services.create_event(parse_new_event_body(form.body()))
+        except RulesError as error:
+            rollback()
+            form.add_problems(error.problems)
+        else:
+            grant_director(event.id, token)
+            flash(_("The club night is ready: draw its first round."), "success")
+            return redirect(url_for("web.event", event_id=event.id))
+    status = 422 if form.is_submitted() else 200
+    return render_template("events/new_event.html", form=form), status
+
+
+@bp.get("/events/<event_id>")
+def event(event_id: str) -> Page:
+    """Standings and every round's tables; the director's controls for the director."""
+    loaded = services.load_event(event_id)
+    token = director_token(event_id)
+    links = _table_links(loaded, token) if token else {}
+    director_link = (
+        url_for("web.direct", event_id=event_id, token=token, _external=True) if token else None
+    )
+    return render_template(
+        "events/event.html",
+        page=event_page(loaded),
+        director=token is not None,
+        links=links,
+        director_link=director_link,
+    )
+
+
+def _table_links(event: services.EventView, token: str) -> dict[str, str]:
+    """Each table's edit link, derived from the director's token."""
+    return {
+        table.game_id: edit_url(table.game_id, services.table_token(token, table.game_id))
+        for drawn in event.drawn
+        for table in drawn.tables
+    }
+
+
+@bp.route("/events/<event_id>/direct/<token>", methods=["GET", "POST"])
+def direct(event_id: str, token: str) -> Page:
+    """The director's link: confirm, then this browser directs the event."""
+    loaded = services.load_event(event_id)
+    if not services.director_matches(event_id, token):
+        return render_template("events/direct.html", page=event_page(loaded), valid=False), 403
+    if request.method == "POST":
+        grant_director(event_id, token)
+        return redirect(url_for("web.event", event_id=event_id))
+    return render_template("events/direct.html", page=event_page(loaded), valid=True)
+
+
+@bp.post("/events/<event_id>/draw")
+def draw_event_round(event_id: str) -> Page:
+    token = require_director(event_id)
+    try:
+        drawn = services.draw_next_round(event_id, token)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(_("Round %(n)s is drawn (seed %(seed)s).", n=drawn.number, seed=drawn.seed), "success")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/lock")
+def lock_event_round(event_id: str, number: int) -> Page:
+    require_director(event_id)
+    locked = request.form.get("locked", "yes") == "yes"
+    try:
+        services.lock_round(event_id, number, locked)
+    except RulesError as error:
+        return _refused(event_id, error)
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/close")
+def close_club_night(event_id: str) -> Page:
+    require_director(event_id)
+    services.close_event(event_id)
+    flash(_("The club night is closed; its results are final."), "success")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/players")
+def add_event_player(event_id: str) -> Page:
+    require_director(event_id)
+    try:
+        services.add_player(event_id, request.form.get("name", ""))
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(_("The new player is drawn from the next round on."), "success")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+def _refused(event_id: str, error: RulesError) -> Page:
+    """The event page again, with the engine's reasons (nothing was saved)."""
+    from scorekeeper.text.messages import translate_problems
+
+    rollback()
+    for message in translate_problems(error.problems):
+        flash(message, "error")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.get("/events/<event_id>/board")
+def event_board(event_id: str) -> Page:
+    """The standings board for a screen: large type, no controls, updated live."""
+    loaded = services.load_event(event_id)
+    return render_template("events/board.html", page=event_page(loaded))
+
+
+@bp.get("/events/<event_id>/board/live")
+def event_board_live(event_id: str) -> Page | Response:
+    """The board's content for static/board.js: 304 while the event's version holds."""
+    version = services.event_version(event_id)
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)
+    else:
+        html = cached(
+            "event-board",
+            event_id,
+            version,
+            caller=lambda: render_template(
+                "events/_board.html", page=event_page(services.load_event(event_id))
+            ),
+        )
+        response = Response(html)
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/events/<event_id>/tables/<game_id>/qr.svg")
+def event_table_qr(event_id: str, game_id: str) -> Response:
+    """A table's edit link as a QR code, for the director's page."""
+    token = require_director(event_id)
+    loaded = services.load_event(event_id)
+    if loaded.table_of_game(game_id) is None:
+        abort(404)
+    url = edit_url(game_id, services.table_token(token, game_id))
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@bp.app_template_filter("points")
+def points_filter(value: float | None) -> str:
+    """Standings points in the chosen digits: ``2.5``, ``−90``, kept left to right."""
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return isolate(format_number(int(value)))
+    text = localize_digits(f"{abs(value):g}")
+    return isolate(("−" if value < 0 else "") + text)
+
+
+def _pdf(data: bytes, name: str) -> Response:
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/events/<event_id>/cards.pdf")
+def event_cards(event_id: str) -> Response:
+    """The table cards of a round (the last drawn, or ``?round=n``), for the director."""
+    token = require_director(event_id)
+    loaded = services.load_event(event_id)
+    if not loaded.drawn:
+        abort(404)
+    number = request.args.get("round", type=int) or len(loaded.drawn)
+    if not 1 <= number <= len(loaded.drawn):
+        abort(404)
+    cards = [_card(loaded, table, token) for table in loaded.drawn[number - 1].tables]
+    html = render_template("events/sheets/cards.html", page=event_page(loaded), cards=cards)
+    return _pdf(pdf.html_to_pdf(html, _paper()), f"tables-round-{number}.pdf")
+
+
+def _card(
+    event: services.EventView, table: services.EventTableView, token: str
+) -> dict[str, object]:
+    url = edit_url(table.game_id, services.table_token(token, table.game_id))
+    seat = services.first_king_seat(event.rules)
+    return {
+        "table": table.number,
+        "round": table.round,
+        "players": table.players,
+        "url": url,
+        "qr": pdf.qr_data_uri(url),
+        "first_king": _(
+            "First kingdom: %(name)s, in seat %(seat)s (the draw stands in for the 7♥ of R2).",
+            name=isolate(table.players[seat]),
+            seat=format_number(seat + 1),
+        ),
+    }
+
+
+def _paper() -> str:
+    return "letter" if request.args.get("paper") == "letter" else "a4"
+
+
+@bp.get("/events/<event_id>/results.pdf")
+def event_results(event_id: str) -> Response:
+    """Every round, table and the final standings."""
+    loaded = services.load_event(event_id)
+    html = render_template(
+        "events/sheets/results.html",
+        page=event_page(loaded),
+        page_url=url_for("web.event", event_id=event_id, _external=True),
+    )
+    return _pdf(pdf.html_to_pdf(html, _paper()), "results.pdf")

@@ -1,0 +1,134 @@
+"""A club night in Chromium: the director creates an 8-player, 2-round event and draws its
+rounds, each table's phone joins by its edit link and records, and the standings board,
+open all along, follows every deal without reloading."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from scorekeeper.extensions import db
+from tests.web.api.test_events import kingdom
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SCREEN = {"viewport": {"width": 1280, "height": 720}}
+EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
+LIVE_MS = 8000  # the board polls every 3 s
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'night.sqlite'}", WTF_CSRF_ENABLED=True
+    )
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    made: list[BrowserContext] = []
+
+    def new(**options: object) -> BrowserContext:
+        context = browser.new_context(**(options or PHONE))  # type: ignore[arg-type]
+        context.set_default_timeout(15_000)
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
+
+
+def create_event(page: Page, base: str) -> str:
+    page.goto(f"{base}/events/new")
+    page.get_by_test_id("event-name").fill("Thursday club")
+    page.get_by_test_id("event-players").fill("\n".join(EIGHT))
+    page.get_by_test_id("event-rounds").fill("2")
+    page.get_by_test_id("event-round_kind").select_option("kingdom")
+    page.get_by_test_id("create-event").click()
+    expect(page.get_by_test_id("director-controls")).to_be_visible()
+    return page.url
+
+
+def draw(page: Page, number: int) -> list[str]:
+    """Draw the next round; the tables' edit links."""
+    page.get_by_test_id("draw-round").click()
+    expect(page.get_by_test_id(f"round-{number}")).to_be_visible()
+    links = page.get_by_test_id(f"round-{number}").get_by_test_id("table-edit-link")
+    expect(links).to_have_count(2)
+    return [links.nth(i).get_attribute("href") or "" for i in range(2)]
+
+
+def play_table(phone: Page, edit_link: str) -> None:
+    """The table's phone joins, records the King of Hearts on its page, the rest by the API."""
+    phone.goto(edit_link)
+    phone.get_by_test_id("join-yes").click()
+    game_url = phone.url.split("?")[0].split("#")[0]
+    game_id, token = re.findall(r"/games/([^/]+)/join/([^/?#]+)", edit_link)[0]
+    deals = kingdom()
+    phone.goto(f"{game_url}/deals/new?contracts=king")
+    taker = deals[1]["captures"]["king_of_hearts"]["taker"]
+    phone.check(f"#kh_taker-{taker}")
+    phone.get_by_test_id("save-deal").click()
+    expect(phone.get_by_test_id("flash")).to_contain_text("recorded")
+    for body in [deals[0], *deals[2:]]:
+        answer = phone.request.post(
+            f"{game_url.split('/games/')[0]}/api/v1/games/{game_id}/deals",
+            data=body,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status == 201, answer.text()
+
+
+def board_points(board: Page) -> list[str]:
+    cells = board.get_by_test_id("board-standings-table").locator("tbody tr td:nth-child(3)")
+    return cells.all_inner_texts()
+
+
+def test_a_two_round_club_night_with_the_board_open(
+    live_server: str, contexts: Callable[..., BrowserContext]
+) -> None:
+    director = contexts().new_page()
+    event_url = create_event(director, live_server)
+    links = draw(director, 1)
+    board = contexts(**SCREEN).new_page()
+    board.goto(f"{event_url}/board")
+    expect(board.get_by_test_id("board-standings")).to_be_visible()
+    board.evaluate("window.stillTheSamePage = true")
+    assert set(board_points(board)) == {"0"}
+    for link in links:
+        play_table(contexts().new_page(), link)
+    board.wait_for_function(
+        "() => [...document.querySelectorAll("
+        "'[data-testid=board-standings-table] tbody tr td:nth-child(3)')]"
+        ".some(td => td.textContent.trim() !== '0')",
+        timeout=LIVE_MS,
+    )
+    assert board.evaluate("window.stillTheSamePage") is True
+    # The board rotates to the tables in progress and back (every 12 s).
+    expect(board.get_by_test_id("board-tables")).to_be_visible(timeout=15_000)
+    director.get_by_test_id("lock-round-1").click()
+    expect(director.get_by_test_id("round-locked")).to_be_visible()
+    second = draw(director, 2)
+    board.wait_for_function(
+        "() => document.querySelector('[data-testid=board-tables] h2').textContent.includes('2')",
+        timeout=LIVE_MS,
+    )
+    for link in second:
+        play_table(contexts().new_page(), link)
+    director.get_by_test_id("close-event").click()
+    expect(director.get_by_test_id("event-closed")).to_be_visible()
+    standings = director.get_by_test_id("standings").locator("tbody tr")
+    expect(standings).to_have_count(8)
+    assert board.evaluate("window.stillTheSamePage") is True

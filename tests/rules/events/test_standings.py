@@ -1,0 +1,123 @@
+"""Standings of a club night against hand-computed events."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.events.standings import (
+    Scoring,
+    TableResult,
+    Tally,
+    check_places,
+    place_points,
+    points_value,
+)
+
+R1T1 = TableResult(1, 1, ("A", "B", "C", "D"), (150, 50, -80, -120), (2, 0, 1, 0))
+R1T2 = TableResult(1, 2, ("E", "F", "G", "H"), (40, 40, -30, -50), (1, 1, 0, 0))
+R2T1 = TableResult(2, 1, ("A", "E", "C", "G"), (-60, 100, 20, -60), (0, 1, 1, 0))
+R2T2 = TableResult(2, 2, ("B", "F", "D", "H"), (10, -10, 30, -30), (0, 0, 3, 0))
+EVENT = [R1T1, R1T2, R2T1, R2T2]
+
+
+def lines(tally: Tally) -> list[tuple[str, str, int]]:
+    return [(s.player, str(s.points), s.rank) for s in tally.standings()]
+
+
+def test_totals_add_up_each_players_game_totals() -> None:
+    # A 150-60=90, E 40+100=140, B 50+10=60, F 40-10=30, C -80+20=-60, D -120+30=-90,
+    # G -30-60=-90, H -50-30=-80.  D and G tie on -90: they never shared a table, so
+    # head-to-head is even, and G has no Trix first against D's 3.
+    assert lines(Tally.of(EVENT, Scoring.TOTALS)) == [
+        ("E", "140", 1),
+        ("A", "90", 2),
+        ("B", "60", 3),
+        ("F", "30", 4),
+        ("C", "-60", 5),
+        ("H", "-80", 6),
+        ("D", "-90", 7),
+        ("G", "-90", 8),
+    ]
+
+
+def test_places_give_match_points_and_tied_players_share_them() -> None:
+    # Round 1: A3 B2 C1 D0; E,F tied first 2.5 each, G1 H0.
+    # Round 2 table 1: E3 C2, A and G tied third 0.5 each; table 2: D3 B2 F1 H0.
+    # A 3.5, B 4, C 3, D 3, E 5.5, F 3.5, G 1.5, H 0.
+    # A and F tie (never met: even), Trix firsts A 2 > F 1.  C and D tie: they shared
+    # round 1's table, C finished above D there: C first.
+    assert lines(Tally.of(EVENT, Scoring.PLACES, (3, 2, 1, 0))) == [
+        ("E", "11/2", 1),
+        ("B", "4", 2),
+        ("A", "7/2", 3),
+        ("F", "7/2", 4),
+        ("C", "3", 5),
+        ("D", "3", 6),
+        ("G", "3/2", 7),
+        ("H", "0", 8),
+    ]
+
+
+def test_head_to_head_comes_before_trix_firsts() -> None:
+    tally = Tally.of(EVENT, Scoring.PLACES)
+    c, d = (s for s in tally.standings() if s.player in "CD")
+    assert (c.head_to_head, d.head_to_head) == (1, 0)
+    assert d.trix_firsts > c.trix_firsts
+
+
+def test_players_tied_on_everything_share_the_rank() -> None:
+    table = TableResult(1, 1, ("A", "B", "C", "D"), (0, 0, 0, 0))
+    assert [s.rank for s in Tally.of([table], Scoring.PLACES).standings()] == [1, 1, 1, 1]
+
+
+def test_a_corrected_table_replaces_its_previous_result() -> None:
+    tally = Tally.of(EVENT, Scoring.TOTALS)
+    tally.apply(TableResult(1, 1, ("A", "B", "C", "D"), (0, 0, 0, 0)))
+    assert tally.points["A"] == -60 and tally.trix_firsts["A"] == 0
+    assert tally.tables_of["A"] == {(1, 1), (2, 1)}
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    totals=st.lists(st.tuples(*[st.integers(-300, 300)] * 4), min_size=1, max_size=12),
+    order=st.randoms(use_true_random=False),
+)
+def test_incremental_updates_equal_a_tally_built_from_the_final_results(
+    totals: list[tuple[int, int, int, int]], order: object
+) -> None:
+    # Updates to the same tables in any order end where the final results alone end.
+    names = ("A", "B", "C", "D", "E", "F", "G", "H")
+    results = [
+        TableResult(1 + i % 3, 1, tuple(names[(i + k) % 8] for k in range(4)), t)  # type: ignore[arg-type]
+        for i, t in enumerate(totals)
+    ]
+    final = {r.key: r for r in results}
+    incremental = Tally(Scoring.PLACES)
+    for result in results:
+        incremental.apply(result)
+    rebuilt = Tally.of(final.values(), Scoring.PLACES)
+    assert {k: v for k, v in incremental.points.items() if v} == {
+        k: v for k, v in rebuilt.points.items() if v
+    }
+
+
+def test_place_points_sum_to_the_places_whatever_the_ties() -> None:
+    for totals in ([1, 2, 3, 4], [5, 5, 1, 1], [5, 5, 5, 1], [0, 0, 0, 0]):
+        assert sum(place_points(totals, (4, 2, 1, 0))) == 7
+    assert place_points([9, 9, 9, 1], (4, 2, 1, 0))[0] == Fraction(7, 3)
+
+
+@pytest.mark.parametrize("places", [[3, 2, 1], [1, 2, 3, 4], [3, 2, 1, "0"], [3, 2, 1, True]])
+def test_places_must_be_four_numbers_never_rising(places: list[object]) -> None:
+    with pytest.raises(MalformedError, match="four whole numbers from first place to fourth"):
+        check_places(places)
+
+
+def test_points_show_as_whole_numbers_or_two_decimals() -> None:
+    assert points_value(Fraction(7, 2)) == 3.5
+    assert points_value(Fraction(-90)) == -90

@@ -1,0 +1,84 @@
+"""Club nights in the database, on SQLite and PostgreSQL: rounds drawn in one transaction,
+table results kept by every write to a table's game, standings without any replay."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.events.standings import Scoring, TableResult, Tally
+from scorekeeper.rules.game_log import DealEntry
+from scorekeeper.store import events, games
+from scorekeeper.store.event_input import parse_new_event_body
+from tests.sql import sql_statements
+
+EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
+
+
+def trix(order: tuple[int, int, int, int]) -> DealEntry:
+    return DealEntry((Contract.TRIX,), Captures(trix_order=order))
+
+
+def new_event(**body: object) -> tuple[events.EventView, str]:
+    return events.create_event(
+        parse_new_event_body({"name": "Night", "players": EIGHT, "seed": 3, **body})
+    )
+
+
+def test_a_round_starts_one_game_per_table_and_keeps_the_draw(db_app: Flask) -> None:
+    event, token = new_event()
+    drawn = events.draw_next_round(event.id, token)
+    loaded = events.load_event(event.id)
+    assert loaded.version == event.version + 1
+    assert [t.game_id for t in loaded.drawn[0].tables] == [t.game_id for t in drawn.tables]
+    for table in drawn.tables:
+        game = games.load_game(table.game_id)
+        assert game.players == list(table.players)
+        assert games.token_matches(table.game_id, table.edit_token)
+
+
+def test_each_write_to_a_tables_game_refreshes_its_result_and_the_events_version(
+    db_app: Flask,
+) -> None:
+    event, token = new_event()
+    table = events.draw_next_round(event.id, token).tables[0]
+    before = events.load_event(event.id).version
+    loaded, _n = games.record_deal(table.game_id, trix((1, 0, 3, 2)))
+    after = events.load_event(event.id)
+    assert after.version == before + 1
+    result = after.drawn[0].tables[0]
+    assert list(result.totals) == list(loaded.game.totals)
+    assert result.trix_firsts == (0, 1, 0, 0) and result.deals == 1
+    games.undo_last(table.game_id, None)
+    assert events.load_event(event.id).drawn[0].tables[0].totals == (0, 0, 0, 0)
+
+
+def test_a_game_outside_any_event_costs_one_lookup_more(db_app: Flask) -> None:
+    loaded, _token = games.create_game(
+        EIGHT[:4], 0, parse_new_event_body({"name": "x", "players": []}).rules
+    )
+    with sql_statements() as statements:
+        games.record_deal(loaded.id, trix((0, 1, 2, 3)))
+    assert sum("event_tables" in s for s in statements) == 1
+    assert not any("UPDATE events" in s for s in statements)
+
+
+def test_standings_come_from_stored_results_without_replaying_a_game(db_app: Flask) -> None:
+    event, token = new_event()
+    tables = events.draw_next_round(event.id, token).tables
+    for table, order in zip(tables, [(0, 1, 2, 3), (3, 2, 1, 0)], strict=True):
+        games.record_deal(table.game_id, trix(order))
+    with sql_statements() as statements:
+        standings = events.load_event(event.id).standings()
+    selects = [s for s in statements if s.startswith("SELECT")]
+    assert len(selects) == 4  # the event, its players, rounds and tables
+    assert not any("log_entries" in s for s in statements)
+    expected = Tally.of(
+        [
+            TableResult(1, t.number, t.players, tuple(games.load_game(t.game_id).game.totals))  # type: ignore[arg-type]
+            for t in tables
+        ],
+        Scoring.TOTALS,
+    ).standings()
+    assert [(s.player, s.points) for s in standings] == [(s.player, s.points) for s in expected]
