@@ -71,10 +71,15 @@ class ChildStopped(Exception):
 # --- settings --------------------------------------------------------------------------------
 
 
-def settings_from_env(kinds: Mapping[str, type], overrides: Mapping[str, Any]) -> dict[str, Any]:
+def settings_from_env(
+    kinds: Mapping[str, type],
+    overrides: Mapping[str, Any],
+    zero_allowed: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """The settings of ``kinds`` the environment gives (``PDF_RENDER_SLOTS=3``…), as numbers.
 
-    A value that is not a positive number is refused at start-up, naming the setting.
+    A value that is not a positive number (or 0, for a name in ``zero_allowed``) is
+    refused at start-up, naming the setting.
     """
     settings: dict[str, Any] = {}
     for name, kind in kinds.items():
@@ -84,9 +89,10 @@ def settings_from_env(kinds: Mapping[str, type], overrides: Mapping[str, Any]) -
         try:
             value = kind(raw)
         except ValueError:
-            value = 0
-        if value <= 0:
-            raise ValueError(f"{name} must be a positive number, not {raw!r}")
+            value = -1
+        if value < 0 or (value == 0 and name not in zero_allowed):
+            what = "a number of 0 or more" if name in zero_allowed else "a positive number"
+            raise ValueError(f"{name} must be {what}, not {raw!r}")
         settings[name] = value
     return settings
 

@@ -91,7 +91,7 @@ class ClaimLimits:
 def config_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
     """The claim settings the environment gives (``CLAIM_SLOTS=4``…), as numbers;
     ``CLAIM_SOLVER_MODULE`` names another solver (the tests' slow one)."""
-    settings = workers.settings_from_env(SETTINGS, overrides)
+    settings = workers.settings_from_env(SETTINGS, overrides, frozenset({"CLAIM_QUEUE"}))
     module = os.environ.get("CLAIM_SOLVER_MODULE", "").strip()
     if module and "CLAIM_SOLVER_MODULE" not in overrides:
         settings["CLAIM_SOLVER_MODULE"] = module
@@ -104,7 +104,7 @@ def limits_from(config: Any, folder: Path) -> ClaimLimits:
     return ClaimLimits(
         folder=folder,
         slots=int(config.get("CLAIM_SLOTS") or CORES),
-        queue=int(config.get("CLAIM_QUEUE") or 2 * CORES),
+        queue=int(config.get("CLAIM_QUEUE", 2 * CORES)),
         per_client=int(config.get("CLAIM_PER_CLIENT") or 2),
         queue_wait=float(config.get("CLAIM_QUEUE_WAIT") or QUEUE_WAIT),
         waiting_threads=int(config.get("CLAIM_WAITING_THREADS") or max(1, threads // 2)),
