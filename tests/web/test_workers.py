@@ -23,9 +23,10 @@ def test_a_slot_is_refused_once_all_are_held_and_freed_when_released(tmp_path: P
     with (
         workers.hold_slot(tmp_path, "run", 2, 0) as first,
         workers.hold_slot(tmp_path, "run", 2, 0),
+        pytest.raises(NoSlot),
+        workers.hold_slot(tmp_path, "run", 2, 0),
     ):
-        with pytest.raises(NoSlot), workers.hold_slot(tmp_path, "run", 2, 0):
-            pass
+        pass
     assert first == 0
     with workers.hold_slot(tmp_path, "run", 2, 0) as again:
         assert again == 0
