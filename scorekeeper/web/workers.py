@@ -20,6 +20,8 @@ worker) and waits for the answer. What the PDF sheets and the claim desk share:
   once across every worker of one server.
 - **Children die with their parent.** A child started here watches its parent
   (:func:`exit_with_parent`) and stops when the worker that started it is gone.
+- **The tables first.** A child doing long searches runs at a lower priority
+  (:func:`lower_priority`): the pages keep their latency while every core searches.
 
 One job is one frame (:func:`write_frame`): a one-byte tag, the payload's
 length, the payload. Nothing here imports Flask: the children import it too.
@@ -52,6 +54,8 @@ CHECK_SECONDS = 0.25
 """How often a wait for a child's answer asks whether it is still wanted."""
 IDLE_KEPT = 2
 """Idle children a process keeps for its next jobs."""
+NICENESS = 10
+"""How much lower a long job's priority is than the web workers'."""
 
 
 class NoSlot(Exception):
@@ -208,6 +212,13 @@ def peer_still_there(sock: socket.socket) -> Callable[[], bool]:
             return False
 
     return wanted
+
+
+def lower_priority(niceness: int = NICENESS) -> None:
+    """In a child doing long work: yield the CPU to the web workers (``nice``), so that
+    the tables' pages keep their latency while searches use every core."""
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
 
 
 # --- children --------------------------------------------------------------------------------

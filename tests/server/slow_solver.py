@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from scorekeeper.rules.claims.check import ClaimResult, claim_verdict
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.web.workers import exit_with_parent, read_frame, write_frame
+from scorekeeper.web.workers import exit_with_parent, lower_priority, read_frame, write_frame
 
 
 def burn(seconds: float) -> int:
@@ -52,4 +52,5 @@ def serve(jobs: BinaryIO, answers: BinaryIO) -> None:
 
 if __name__ == "__main__":
     exit_with_parent()
+    lower_priority()
     serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -185,7 +185,7 @@ def judge(
     """The engine's answer to ``body`` (``POST /api/v1/check/claim``), searched in a solver
     process while this thread waits; raises the engine's refusal, or
     :class:`ClaimUnavailable`."""
-    with WAITING.hold(limits.waiting_threads), admit(limits, client):
+    with admit(limits, client), WAITING.hold(limits.waiting_threads):
         return search(body, limits, wanted)
 
 

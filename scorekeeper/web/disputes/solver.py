@@ -30,7 +30,7 @@ from scorekeeper.rules.errors import (
     RulesError,
     StateError,
 )
-from scorekeeper.web.workers import exit_with_parent, read_frame, write_frame
+from scorekeeper.web.workers import exit_with_parent, lower_priority, read_frame, write_frame
 
 REFUSALS: dict[str, type[RulesError]] = {
     kind.__name__: kind for kind in (RulesError, MalformedError, IllegalError, StateError)
@@ -86,4 +86,5 @@ def serve(jobs: BinaryIO, answers: BinaryIO) -> None:
 
 if __name__ == "__main__":
     exit_with_parent()
+    lower_priority()
     serve(sys.stdin.buffer, sys.stdout.buffer)
