@@ -54,7 +54,7 @@ CHECK_SECONDS = 0.25
 """How often a wait for a child's answer asks whether it is still wanted."""
 IDLE_KEPT = 2
 """Idle children a process keeps for its next jobs."""
-NICENESS = 10
+NICENESS = 19
 """How much lower a long job's priority is than the web workers'."""
 
 
