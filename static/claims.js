@@ -1,5 +1,5 @@
-// scorekeeper: a claim being judged. Without this script the page refreshes
-// itself every 2 s (<noscript> meta refresh); with it, the page asks for the
+// scorekeeper: a claim being judged. Without JavaScript the page refreshes
+// itself every 2 s (a meta refresh inside <noscript>); with this script, the page asks for the
 // claim's state twice a second, moves its progress bar and words, and reloads
 // once the answer is ready. Each request also tells the server that the page
 // is still open: a claim nobody follows any more is stopped.

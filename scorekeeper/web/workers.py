@@ -136,9 +136,11 @@ def hold_slot(
     count: int,
     wait: float,
     wanted: Callable[[], bool] | None = None,
+    every: float = POLL_SECONDS,
 ) -> Iterator[int]:
     """Hold one of ``count`` slots called ``name`` (its number); :class:`NoSlot` if none
-    frees up within ``wait`` seconds, or as soon as ``wanted()`` turns false."""
+    frees up within ``wait`` seconds (tried again ``every`` seconds), or as soon as
+    ``wanted()`` turns false."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     deadline = time.monotonic() + wait
     while True:
@@ -153,7 +155,7 @@ def hold_slot(
             return
         if time.monotonic() >= deadline or (wanted is not None and not wanted()):
             raise NoSlot(name)
-        time.sleep(POLL_SECONDS)
+        time.sleep(every)
 
 
 # --- frames ----------------------------------------------------------------------------------
@@ -215,10 +217,15 @@ def peer_still_there(sock: socket.socket) -> Callable[[], bool]:
 
 
 def lower_priority(niceness: int = NICENESS) -> None:
-    """In a child doing long work: yield the CPU to the web workers (``nice``), so that
-    the tables' pages keep their latency while searches use every core."""
+    """In a child doing long work: yield the CPU to the web workers, so that the tables'
+    pages keep their latency while searches use every core. Linux's idle class runs the
+    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``."""
     with contextlib.suppress(OSError):
         os.nice(niceness)
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
 
 
 # --- children --------------------------------------------------------------------------------

@@ -193,7 +193,7 @@ def test_a_claims_page_follows_its_search_without_javascript(
     page = (response.getheader("Location") or "").split("#")[0]
     status, headers, body = _get(server, page, cookie)  # most likely served by another worker
     assert status == 200 and headers["cache-control"] == "no-store"
-    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in body
+    assert f'<noscript><meta http-equiv="refresh" content="2; url={page}"></noscript>' in body
     assert "script-src 'self'" in headers["content-security-policy"] and "<script>" not in body
     assert re.search(r"Judging the claim: \d s of at most 4 s\.", body), body
     deadline = time.monotonic() + 20

@@ -52,6 +52,8 @@ SOLVER_MODULE = "scorekeeper.web.disputes.solver"
 CORES = os.cpu_count() or 1
 QUEUE_WAIT = 30.0
 RETRY_AFTER_SECONDS = 5
+QUEUE_POLL = 0.2
+"""How often a queued claim tries for a free place (rarely: each try wakes a web worker)."""
 OVERRUN = 5.0
 """Seconds past the time limit and the line's grace before a search's process is killed."""
 SETTINGS = {
@@ -198,7 +200,9 @@ def search(
     """Wait for a free place (the claim already admitted), then search; ``started`` is
     called when the search begins."""
     try:
-        place = workers.hold_slot(limits.folder, "run", limits.slots, limits.queue_wait, wanted)
+        place = workers.hold_slot(
+            limits.folder, "run", limits.slots, limits.queue_wait, wanted, QUEUE_POLL
+        )
         with place:
             if started is not None:
                 started()

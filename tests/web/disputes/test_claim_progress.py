@@ -73,7 +73,7 @@ def test_a_slow_claim_shows_its_progress_then_its_answer(slow_app: Flask) -> Non
     body = running.get_data(as_text=True)
     assert running.status_code == 200 and running.headers["Cache-Control"] == "no-store"
     # Without JavaScript the page refreshes itself; CSP has no say on a meta refresh.
-    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in body
+    assert f'<noscript><meta http-equiv="refresh" content="2; url={page}"></noscript>' in body
     assert running.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
     assert "<script>" not in body and 'src="/static/claims.js"' in body
     assert 'data-state="running"' in body and "Judging the claim: 1 s of at most 3 s." in body
