@@ -26,6 +26,7 @@
     function ask() {
       fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" })
         .then(function (response) {
+          if (response.status === 404) window.location.reload();  // no longer kept: say so
           if (!response.ok) throw new Error(String(response.status));
           return response.json();
         })

@@ -11,7 +11,7 @@ worker) and waits for the answer. What the PDF sheets and the claim desk share:
   (:meth:`ProcessPool._forget`, called by ``os.register_at_fork`` and checked
   by pid), so no lock can be inherited held and no thread runs before the fork.
 - **A time limit that cuts off.** :meth:`Child.call` waits until a deadline,
-  checking every quarter of a second whether the asker still wants the answer;
+  checking twice a second whether the asker still wants the answer;
   past the deadline, or when the asker has gone, the child is killed
   (:class:`ChildStopped`): no thread is left waiting and no CPU is left burning.
 - **Bounds for the whole server.** :func:`hold_slot` holds one of ``count``
@@ -50,7 +50,7 @@ from scorekeeper.paths import PROJECT_ROOT
 T = TypeVar("T")
 POLL_SECONDS = 0.05
 """How often a wait for a free slot tries again."""
-CHECK_SECONDS = 0.25
+CHECK_SECONDS = 0.5
 """How often a wait for a child's answer asks whether it is still wanted."""
 IDLE_KEPT = 2
 """Idle children a process keeps for its next jobs."""

@@ -52,7 +52,7 @@ SOLVER_MODULE = "scorekeeper.web.disputes.solver"
 CORES = os.cpu_count() or 1
 QUEUE_WAIT = 30.0
 RETRY_AFTER_SECONDS = 5
-QUEUE_POLL = 0.2
+QUEUE_POLL = 0.5
 """How often a queued claim tries for a free place (rarely: each try wakes a web worker)."""
 OVERRUN = 5.0
 """Seconds past the time limit and the line's grace before a search's process is killed."""
