@@ -33,6 +33,8 @@ def limits(tmp_path: Path, **changes: Any) -> ClaimLimits:
 
 @pytest.fixture(autouse=True)
 def _no_solver_left() -> Iterator[None]:
+    """Each test starts and ends with no idle solver (other tests may have left some)."""
+    pool.SOLVERS.close()
     yield
     pool.SOLVERS.close()
 
