@@ -8,8 +8,9 @@
   the API, with the game as it is now; 409 on a page, with what changed), a
   stored log the engine no longer replays (409). Worded by
   :mod:`scorekeeper.text.refusals`.
-- **Failures that are not bugs**: a busy or unreachable database and a score
-  sheet that cannot be rendered now (503 with ``Retry-After``).
+- **Failures that are not bugs**: a busy or unreachable database, a score
+  sheet that cannot be rendered now (503 with ``Retry-After``), and a claim
+  beyond the claim pool's limits (429 for one address, 503 for the server).
 - **HTTP errors** (404, 405, 413, 429, CSRF…): a friendly page in the
   request's language, or JSON under ``/api/``.
 
@@ -49,6 +50,8 @@ from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error
+from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SECONDS
+from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
 from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
@@ -134,6 +137,19 @@ SHEET_MESSAGES = {
         "try again in a minute."
     ),
     "failed": _l("The score sheet could not be prepared. Your game is safe; try again."),
+}
+CLAIM_TITLE = _l("The claim cannot be judged now")
+CLAIM_MESSAGES = {
+    "client": _l(
+        "Claims sent from this address are already being judged. Nothing was decided; "
+        "wait for their answers, then send this claim again."
+    ),
+    "busy": _l(
+        "Every place for judging claims is taken right now. Nothing was decided; "
+        "send the claim again in a few seconds."
+    ),
+    "cancelled": _l("The claim was stopped before it was judged. Nothing was decided."),
+    "failed": _l("The claim could not be judged. Nothing was decided; try again."),
 }
 LOCK_WORDS = ("database is locked", "database is busy", "lock timeout", "deadlock", "lock_not")
 
@@ -407,6 +423,18 @@ def sheet_unavailable(error: SheetUnavailable) -> Answer:
     return _page(503, SHEET_TITLE, message), 503, headers
 
 
+def claim_unavailable(error: ClaimUnavailable) -> Answer:
+    """429 when this address has too many claims, 503 when the server has; ``Retry-After``."""
+    status = 429 if error.reason == "client" else 503
+    log.warning("%d (claim %s)", status, error.reason)
+    headers = {"Retry-After": str(CLAIM_RETRY_SECONDS), "Cache-Control": "no-store"}
+    message = str(CLAIM_MESSAGES.get(error.reason, CLAIM_MESSAGES["failed"]))
+    if is_api_request():
+        body, _status = error_response(status, [error_body(message)])
+        return body, status, headers
+    return _page(status, CLAIM_TITLE, message), status, headers
+
+
 def init_app(app: Flask) -> None:
     """Register every handler (app-wide: a routing 404 happens before any blueprint)."""
     app.register_error_handler(HTTPException, http_error)
@@ -419,3 +447,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)
     app.register_error_handler(SheetUnavailable, sheet_unavailable)
+    app.register_error_handler(ClaimUnavailable, claim_unavailable)

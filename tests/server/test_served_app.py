@@ -205,6 +205,9 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.check_deal": ("/games/{id}/deals/2/check", 200, "text/html"),
     "web.deal_state": ("/games/{id}/deals/2/check/state", 200, "application/json"),
     "web.game_claim": ("/games/{id}/claim", 200, "text/html"),
+    # A claim's page and state, for a claim no longer kept: a 404 that says so.
+    "web.claim_job": ("/disputes/claims/AAAAAAAAAAAAAAAAAAAAAA", 404, "text/html"),
+    "web.claim_job_status": ("/disputes/claims/AAAAAAAAAAAAAAAAAAAAAA/status", 404, "text/html"),
     "web.game_redeal_check": ("/games/{id}/redeal-check", 200, "text/html"),
     "export.sheet": ("/games/{id}/sheet.pdf", 200, "application/pdf"),
     "export.blank": ("/sheets/blank.pdf", 200, "application/pdf"),

@@ -1,6 +1,9 @@
 """The API's checks without a game (API.md ``POST /api/v1/check/<kind>``), and reading
 a request's JSON body.
 
+A claim (``check/claim``) is searched outside the request thread, in the claim
+pool, within its limits (a 429 or 503 beyond them).
+
 Every error under /api/ is answered in the API's error format by the one error
 path (:mod:`scorekeeper.web.errors`), in the request's language (``?lang=``, the
 ``lang`` cookie or ``Accept-Language``); ``code``, ``rule`` and ``field`` stay the same.
@@ -16,6 +19,8 @@ from scorekeeper.rules.checks import CHECKS
 from scorekeeper.store.input import check_storable
 from scorekeeper.text.disputes import claim_sentence
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web import workers
+from scorekeeper.web.disputes import pool
 
 bp = Blueprint("api", __name__)
 
@@ -36,6 +41,14 @@ def json_body() -> dict[str, Any]:
     return data
 
 
+def judge_claim(body: dict[str, Any]) -> dict[str, Any]:
+    """A claim is searched in the claim pool (:mod:`scorekeeper.web.disputes.pool`) while this
+    thread waits; a client that closes its connection stops the search."""
+    sock = request.environ.get("gunicorn.socket")
+    wanted = workers.peer_still_there(sock) if sock is not None else None
+    return pool.judge(body, pool.app_limits(), pool.client_address(), wanted)
+
+
 def _bad_request(message: str) -> NoReturn:
     abort(400, description=message)
 
@@ -50,7 +63,8 @@ def check(kind: str) -> Response:
             "There is no “%(kind)s” check; use one of %(allowed)s.", kind=kind, allowed=allowed
         )
         abort(404, description=message)
-    answer = run(json_body())
+    body = json_body()
+    answer = judge_claim(body) if kind == "claim" else run(body)
     if "verdict" in answer:  # a claim's sentence, like every other message: the reader's language
         answer["message"] = claim_sentence(answer["verdict"])
     return jsonify(answer)

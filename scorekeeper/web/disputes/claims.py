@@ -5,7 +5,12 @@ form); a granted redeal can be recorded on the game by a phone with edit
 rights (``services.record_redeal``). Claims: ``/disputes/claim``, also
 reached from a game (``/games/<id>/claim``, whose form posts here with the
 game's id, so that following a game is enough to have a claim judged).
-The engine's checks (``check_redeal``, ``check_claim``) do the judging.
+A posted claim is judged outside the request threads
+(:mod:`~scorekeeper.web.disputes.jobs`, :mod:`~scorekeeper.web.disputes.pool`):
+the post redirects to the claim's page, ``/disputes/claims/<id>``, which
+shows its progress (refreshing itself; ``static/claims.js`` follows it
+without reloads) and then the answer. The engine's checks (``check_redeal``,
+``check_claim``) do the judging.
 """
 
 from __future__ import annotations
@@ -13,10 +18,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.rules.cards import Card, hand_mask
-from scorekeeper.rules.checks import check_claim as engine_check_claim
 from scorekeeper.rules.checks import check_redeal as engine_check_redeal
 from scorekeeper.rules.contracts import ALL_CONTRACTS, Contract
 from scorekeeper.rules.errors import RulesError
@@ -26,6 +41,7 @@ from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text import disputes as text
 from scorekeeper.text.disputes import gettext
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.disputes import jobs, pool, progress
 from scorekeeper.web.disputes.claim_form import (
     DEFAULT_SECONDS,
     HIGH_RANKS,
@@ -41,6 +57,7 @@ from scorekeeper.web.disputes.claim_form import (
     trix_line,
 )
 from scorekeeper.web.disputes.input import CLAIM_SWITCHES, REDEAL_SWITCHES, Entered
+from scorekeeper.web.disputes.progress import Progress
 from scorekeeper.web.disputes.record import Desk
 from scorekeeper.web.disputes.routes import known_game_choices, standalone_desk
 from scorekeeper.web.errors import Refused, try_write
@@ -49,6 +66,8 @@ from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import can_edit, require_edit
 
 REDEAL_CONTRACTS = (Contract.KING, Contract.TRIX)
+PAGE_WAIT = 1.0
+"""Seconds the claim form's post waits for the answer before showing the claim's progress."""
 
 
 # --- redeal checks (R8) ----------------------------------------------------------------------
@@ -184,11 +203,16 @@ def claim_desk(entered: Entered) -> Desk:
 
 @bp.route("/disputes/claim", methods=["GET", "POST"])
 def claim() -> Page:
-    """Does a claim hold? Posted forms are judged (a search of up to 25 s)."""
+    """Does a claim hold? A posted claim is judged by the claim pool; its page follows it."""
     entered = Entered(request.form if request.method == "POST" else request.args)
     desk = claim_desk(entered)
-    view = _judge_claim(desk, entered) if request.method == "POST" else None
-    return _claim_page(desk, entered, view)
+    body = read_claim(entered, desk.rules, desk.names) if request.method == "POST" else None
+    if body is None:
+        return _claim_page(desk, entered, None)
+    form = [(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"]
+    job_id, done = jobs.start(body, form, pool.app_limits(), pool.client_address())
+    done.wait(PAGE_WAIT)  # most claims are settled at once: their page shows the answer
+    return redirect(url_for("web.claim_job", job_id=job_id, _anchor="verdict"), 303)
 
 
 @bp.get("/games/<game_id>/claim")
@@ -198,15 +222,50 @@ def game_claim(game_id: str) -> Page:
     return _claim_page(Desk(loaded.rules, tuple(loaded.players), loaded), Entered({}), None)
 
 
-def _judge_claim(desk: Desk, entered: Entered) -> ClaimView | None:
-    body = read_claim(entered, desk.rules, desk.names)
-    if body is None:
-        return None
-    try:
-        answer = engine_check_claim(body)
-    except RulesError as error:
-        entered.add_problems(error.problems, claim_field)
-        return None
+@bp.get("/disputes/claims/<job_id>")
+def claim_job(job_id: str) -> Response:
+    """A claim's page: its progress (refreshed until it is judged), then the answer."""
+    job = _job_or_404(job_id)
+    entered = Entered(MultiDict(job.form))
+    desk = claim_desk(entered)
+    view = None
+    if job.answer is not None:
+        view = claim_view(desk, job.body, job.answer)
+    elif job.refusal is not None:
+        entered.add_problems(job.refusal.problems, claim_field)
+    page, status = _claim_page(desk, entered, view, job)
+    response = make_response(page, status)
+    response.headers["Cache-Control"] = "no-store"  # a refresh must ask again
+    return response
+
+
+@bp.get("/disputes/claims/<job_id>/status")
+def claim_job_status(job_id: str) -> Response:
+    """Where a claim is, for the page's script: its state, the seconds spent and its words."""
+    job = _job_or_404(job_id)
+    answer = jsonify(
+        state=job.state,
+        finished=job.finished,
+        elapsed=round(job.elapsed, 1),
+        limit=job.limit,
+        message=progress.sentence(job.state, job.elapsed, job.limit, job.reason),
+    )
+    answer.headers["Cache-Control"] = "no-store"
+    return answer
+
+
+def _job_or_404(job_id: str) -> jobs.Job:
+    job = jobs.read(pool.app_limits(), job_id)
+    if job is None:
+        message = gettext(
+            "This claim's answer is no longer kept (answers are kept for an hour); judge it again."
+        )
+        abort(404, description=message)
+    return job
+
+
+def claim_view(desk: Desk, body: dict[str, Any], answer: dict[str, Any]) -> ClaimView:
+    """The engine's answer laid out for the page: the sentence, the defeating line."""
     seat = body["claim"]["seat"]
     sentence = text.claim_sentence(answer["verdict"])
     line: list[str] = answer["line"] if not answer["holds"] else []
@@ -218,7 +277,9 @@ def _judge_claim(desk: Desk, entered: Entered) -> ClaimView | None:
     return ClaimView(answer, sentence, desk.names[seat], tricks, [])
 
 
-def _claim_page(desk: Desk, entered: Entered, view: ClaimView | None) -> tuple[str, int]:
+def _claim_page(
+    desk: Desk, entered: Entered, view: ClaimView | None, job: jobs.Job | None = None
+) -> tuple[str, int]:
     status = 422 if not entered.ok else 200
     return render_template(
         "disputes/claim.html",
@@ -236,4 +297,13 @@ def _claim_page(desk: Desk, entered: Entered, view: ClaimView | None) -> tuple[s
         games=known_game_choices() if desk.loaded is None else [],
         switches=CLAIM_SWITCHES if desk.loaded is None else (),
         card=Card.parse,
+        job=job,
+        progress=_progress(job),
     ), status
+
+
+def _progress(job: jobs.Job | None) -> Progress | None:
+    if job is None or job.state in ("done", "refused"):
+        return None
+    message = progress.sentence(job.state, job.elapsed, job.limit, job.reason)
+    return Progress(job.state, message, job.elapsed, job.limit)

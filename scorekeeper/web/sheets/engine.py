@@ -11,9 +11,10 @@ standard input and output, so that
 - a render does not compete for the web worker's GIL with the other tables.
 
 The process warms itself up (imports WeasyPrint, loads the fonts a sheet uses)
-before it reads its first job. One job is one frame (:func:`write_frame`) of
-JSON with the fields of :class:`Job`; the answer is a frame with ``K`` and the
-PDF bytes, or ``E`` and the error's text.
+before it reads its first job. One job is one frame
+(:func:`~scorekeeper.web.workers.write_frame`) of JSON with the fields of
+:class:`Job`; the answer is a frame with ``K`` and the PDF bytes, or ``E``
+and the error's text.
 
 How a render is kept fast:
 
@@ -38,6 +39,7 @@ from typing import Any, BinaryIO
 from xml.etree import ElementTree
 
 from scorekeeper.paths import PROJECT_ROOT
+from scorekeeper.web.workers import exit_with_parent, read_frame, write_frame
 
 CSS_DIR = PROJECT_ROOT / "templates" / "sheets"
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -64,27 +66,6 @@ class Job:
     @classmethod
     def decode(cls, data: bytes) -> Job:
         return cls(**json.loads(data))
-
-
-# --- frames ----------------------------------------------------------------------------------
-
-
-def write_frame(stream: BinaryIO, tag: bytes, payload: bytes) -> None:
-    """One frame: a one-byte tag, the payload's length (4 bytes, big-endian), the payload."""
-    stream.write(tag + len(payload).to_bytes(4, "big") + payload)
-    stream.flush()
-
-
-def read_frame(stream: BinaryIO) -> tuple[bytes, bytes] | None:
-    """(tag, payload), or None at the end of the stream."""
-    head = stream.read(5)
-    if len(head) < 5:
-        return None
-    size = int.from_bytes(head[1:], "big")
-    payload = stream.read(size)
-    if len(payload) < size:
-        return None
-    return head[:1], payload
 
 
 # --- WeasyPrint, set up once per process -----------------------------------------------------
@@ -258,4 +239,5 @@ def serve(jobs: BinaryIO, answers: BinaryIO) -> None:
 
 
 if __name__ == "__main__":
+    exit_with_parent()
     serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -20,30 +20,25 @@ interpreter, never a fork of a worker) and waits for the PDF:
 
 A render process is kept for the next render of the same worker: WeasyPrint's
 start-up (about a second) is paid once, after the fork, by :meth:`Renderer.prewarm`
-(gunicorn's ``post_fork``) or by the first download.
+(gunicorn's ``post_fork``) or by the first download. The processes, the slots
+and the frames are :mod:`scorekeeper.web.workers`', shared with the claim desk.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
-import hashlib
 import logging
 import os
-import select
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.paths import PROJECT_ROOT
+from scorekeeper.web import workers
 from scorekeeper.web.sheets.engine import Job
+from scorekeeper.web.workers import ChildStopped, NoSlot, ProcessPool
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +46,9 @@ log = logging.getLogger(__name__)
 RENDER_TIMEOUT = 20.0
 QUEUE_WAIT = 10.0
 RETRY_AFTER_SECONDS = 5
-_POLL_SECONDS = 0.05
+ENGINE_MODULE = "scorekeeper.web.sheets.engine"
+IDLE_KEPT = 4
+"""Render processes a worker keeps (one per thread that may render at once)."""
 
 
 class SheetUnavailable(Exception):
@@ -81,19 +78,7 @@ def config_from_env(overrides: Mapping[str, Any]) -> dict[str, Any]:
 
     A value that is not a positive number is refused at start-up, naming the setting.
     """
-    settings: dict[str, Any] = {}
-    for name, kind in SETTINGS.items():
-        raw = os.environ.get(name, "").strip()
-        if name in overrides or not raw:
-            continue
-        try:
-            value = kind(raw)
-        except ValueError:
-            value = 0
-        if value <= 0:
-            raise ValueError(f"{name} must be a positive number, not {raw!r}")
-        settings[name] = value
-    return settings
+    return workers.settings_from_env(SETTINGS, overrides)
 
 
 def slot_dir_for(*server_settings: str) -> Path:
@@ -102,157 +87,42 @@ def slot_dir_for(*server_settings: str) -> Path:
     >>> slot_dir_for("a") == slot_dir_for("a") != slot_dir_for("b")
     True
     """
-    digest = hashlib.sha256("\0".join(server_settings).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"scorekeeper-pdf-{os.getuid()}-{digest}"
+    return workers.server_folder("pdf", *server_settings)
 
 
 @contextlib.contextmanager
 def server_slot(limits: Limits) -> Iterator[None]:
     """Hold one of ``limits.slots`` render slots; :class:`SheetUnavailable` if none frees up."""
-    limits.slot_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    deadline = time.monotonic() + limits.queue_wait
-    while True:
-        for slot in range(max(1, limits.slots)):
-            fd = os.open(limits.slot_dir / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as error:
-                os.close(fd)
-                if error.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                continue
-            try:
-                yield
-            finally:
-                os.close(fd)  # closing the descriptor releases its lock
-            return
-        if time.monotonic() >= deadline:
-            raise SheetUnavailable("busy")
-        time.sleep(_POLL_SECONDS)
+    try:
+        with workers.hold_slot(limits.slot_dir, "slot", limits.slots, limits.queue_wait):
+            yield
+    except NoSlot:
+        raise SheetUnavailable("busy") from None
 
 
-class _Process:
-    """One render process (``python -m scorekeeper.web.sheets.engine``) and its pipes."""
-
-    def __init__(self) -> None:
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(
-                filter(None, (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")))
-            ),
-        }
-        self.popen = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.web.sheets.engine"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            cwd=PROJECT_ROOT,
-            env=env,
-        )
-
-    def render(self, job: Job, timeout: float) -> bytes:
-        assert self.popen.stdin is not None and self.popen.stdout is not None
-        frame = job.encode()
-        self.popen.stdin.write(b"J" + len(frame).to_bytes(4, "big") + frame)
-        self.popen.stdin.flush()
-        deadline = time.monotonic() + timeout
-        head = self._read(5, deadline)
-        payload = self._read(int.from_bytes(head[1:], "big"), deadline)
-        if head[:1] != b"K":
-            raise RuntimeError(f"the PDF render failed: {payload.decode(errors='replace')}")
-        return payload
-
-    def _read(self, size: int, deadline: float) -> bytes:
-        """Exactly ``size`` bytes of the answer, or :class:`SheetUnavailable` past ``deadline``."""
-        assert self.popen.stdout is not None
-        fd = self.popen.stdout.fileno()
-        chunks: list[bytes] = []
-        while size:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise SheetUnavailable("timeout")
-            chunk = os.read(fd, min(size, 1 << 20))
-            if not chunk:
-                raise SheetUnavailable("failed")  # the process died
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
-
-    def alive(self) -> bool:
-        return self.popen.poll() is None
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError):
-            self.popen.kill()
-        with contextlib.suppress(Exception):
-            self.popen.wait(timeout=5)
-        for pipe in (self.popen.stdin, self.popen.stdout):
-            with contextlib.suppress(OSError):
-                if pipe is not None:
-                    pipe.close()
-
-
-class Renderer:
+class Renderer(ProcessPool):
     """The render processes of this process, idle ones kept for the next render."""
 
     def __init__(self) -> None:
-        self._forget()
-
-    def _forget(self) -> None:
-        """Start with nothing: no idle processes, a new lock (also in a forked child)."""
-        self._pid = os.getpid()
-        self._lock = threading.Lock()
-        self._idle: list[_Process] = []
-
-    def _check_process(self) -> None:
-        if self._pid != os.getpid():  # inherited across a fork: none of this is ours
-            self._forget()
-
-    def prewarm(self) -> None:
-        """Start one render process now (it warms itself up while the worker serves)."""
-        self._check_process()
-        with self._lock:
-            if not self._idle:
-                self._idle.append(_Process())
+        super().__init__(ENGINE_MODULE, keep=IDLE_KEPT)
 
     def render(self, job: Job, limits: Limits) -> bytes:
         """The PDF of ``job``, rendered by an idle process (or a new one) within the limits."""
         self._check_process()
         with server_slot(limits):
-            process = self._take()
             try:
-                pdf = process.render(job, limits.timeout)
-            except SheetUnavailable as unavailable:
-                process.kill()  # cut off: its next answer would be out of step
-                log.warning(
-                    "PDF render stopped (%s) after %.1f s", unavailable.reason, limits.timeout
-                )
-                raise
-            except BaseException:
-                process.kill()
-                raise
-            self._give_back(process)
-            return pdf
+                return self.run(lambda child: _render_with(child, job, limits.timeout))
+            except ChildStopped as stopped:  # the process was killed: no thread left on it
+                log.warning("PDF render stopped (%s) after %.1f s", stopped.reason, limits.timeout)
+                raise SheetUnavailable(stopped.reason) from None
 
-    def _take(self) -> _Process:
-        with self._lock:
-            while self._idle:
-                process = self._idle.pop()
-                if process.alive():
-                    return process
-                process.kill()
-        return _Process()
 
-    def _give_back(self, process: _Process) -> None:
-        with self._lock:
-            self._idle.append(process)
-
-    def close(self) -> None:
-        """Stop the idle render processes (they also stop by themselves when this process ends)."""
-        self._check_process()
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for process in idle:
-            process.kill()
+def _render_with(child: workers.Child, job: Job, timeout: float) -> bytes:
+    """The PDF from ``child``; a failed render raises, so that its process is not reused."""
+    tag, payload = child.call(b"J", job.encode(), time.monotonic() + timeout)
+    if tag != b"K":
+        raise RuntimeError(f"the PDF render failed: {payload.decode(errors='replace')}")
+    return payload
 
 
 RENDERER = Renderer()

@@ -574,6 +574,14 @@ def test_a_refused_redeal_cannot_be_recorded(client: FlaskClient, game: str) -> 
 
 # --- claims ----------------------------------------------------------------------------------
 
+
+def post_claim(client: FlaskClient, data: dict[str, str]) -> TestResponse:
+    """The claim posted, and its page (the post redirects there)."""
+    response = client.post("/disputes/claim", data=data)
+    assert response.status_code == 303, response.status_code
+    return client.get(response.headers["Location"])
+
+
 SMALL = {
     "contract": "collections",
     "hands-0": "2S 3S",
@@ -586,8 +594,8 @@ SMALL = {
 
 
 def test_a_claim_that_holds(client: FlaskClient, game: str) -> None:
-    response = client.post(
-        "/disputes/claim",
+    response = post_claim(
+        client,
         data={**SMALL, "for_game": game, "claimant": "0", "preset": "no_more_tricks"},
     )
     assert response.status_code == 200
@@ -598,8 +606,8 @@ def test_a_claim_that_holds(client: FlaskClient, game: str) -> None:
 
 
 def test_a_claim_that_fails_shows_the_defeating_line(client: FlaskClient, game: str) -> None:
-    response = client.post(
-        "/disputes/claim", data={**SMALL, "for_game": game, "claimant": "1", "min_score": "0"}
+    response = post_claim(
+        client, data={**SMALL, "for_game": game, "claimant": "1", "min_score": "0"}
     )
     page = html(response)
     assert text_of(page, "verdict-headline") == "The claim fails"
@@ -626,13 +634,9 @@ def test_a_trix_claim_with_passes_in_its_line(client: FlaskClient, game: str) ->
         "layout-H-low": "J",
         "layout-H-high": "J",
     }
-    holds = html(
-        client.post("/disputes/claim", data={**form, "claimant": "3", "preset": "out_first"})
-    )
+    holds = html(post_claim(client, {**form, "claimant": "3", "preset": "out_first"}))
     assert text_of(holds, "verdict-headline") == "The claim holds"
-    fails = html(
-        client.post("/disputes/claim", data={**form, "claimant": "0", "preset": "out_first"})
-    )
+    fails = html(post_claim(client, {**form, "claimant": "0", "preset": "out_first"}))
     assert text_of(fails, "verdict-headline") == "The claim fails"
     assert text_of(fails, "guaranteed").endswith("100")
     assert text_of(fails, "line-turn-0") == "Rana 10♥" and "passes" in text_of(fails, "line-turn-4")
@@ -641,26 +645,13 @@ def test_a_trix_claim_with_passes_in_its_line(client: FlaskClient, game: str) ->
 def test_a_claim_not_decided_in_time_says_so(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorekeeper.web.disputes import claims as dispute_claims
+    from scorekeeper.web.disputes import pool
 
-    def slow(body: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "ok": True,
-            "holds": None,
-            "guaranteed": None,
-            "line": [],
-            "decided": False,
-            "nodes": 10**6,
-            "message": "",
-            "verdict": {"part": "claim.undecided", "params": {"seconds": "3"}},
-        }
+    def slow(body: dict[str, Any], *args: Any) -> dict[str, Any]:
+        return pool.undecided(pool.time_limit(body))
 
-    monkeypatch.setattr(dispute_claims, "engine_check_claim", slow)
-    page = html(
-        client.post(
-            "/disputes/claim", data={**SMALL, "claimant": "1", "min_score": "0", "time_limit": "3"}
-        )
-    )
+    monkeypatch.setattr(pool, "_search", slow)
+    page = html(post_claim(client, {**SMALL, "claimant": "1", "min_score": "0", "time_limit": "3"}))
     assert text_of(page, "verdict-headline") == "Not decided in time"
     assert "Not decided in time (3 s): no ruling." in text_of(page, "verdict-sentence")
     assert "Try a longer time limit" in text_of(page, "verdict-sentence")
@@ -754,7 +745,7 @@ def test_bad_check_input_is_shown_next_to_its_field(
 def test_bad_claim_input_is_shown_next_to_its_field(
     client: FlaskClient, form: dict[str, str], field: str, message: str
 ) -> None:
-    response = client.post("/disputes/claim", data={**SMALL, **form})
+    response = client.post("/disputes/claim", data={**SMALL, **form}, follow_redirects=True)
     assert response.status_code == 422
     page = html(response)
     assert message in errors_at(page, field), page
