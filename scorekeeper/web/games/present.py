@@ -27,9 +27,10 @@ SYMBOLS = {
     Contract.QUEENS: "Q",
     Contract.DIAMONDS: "♦",
     Contract.COLLECTIONS: "▤",
-    Contract.TRIX: "J",
+    Contract.TRIX: "♠♥♦♣",
 }
-"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix rows open at J."""
+"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix's four suit
+rows (never a bare "J", which reads as the Arabic letter ل)."""
 RED = frozenset({Contract.KING, Contract.DIAMONDS})
 
 
@@ -85,6 +86,35 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
         rule_lines=rule_lines(game.rules),
         values_changed=game.rules.values != Values(),
     )
+
+
+@dataclass(frozen=True)
+class PlayedRow:
+    """A line of the "contracts played" grid: a kingdom's king, and the deal that played
+    each contract (by :data:`Contract` order; None where it is still to play)."""
+
+    number: int
+    king: int | None
+    deals: tuple[int | None, ...]
+
+
+def played_grid(kingdoms: Sequence[KingdomView]) -> list[PlayedRow]:
+    """Kings by contracts, like the paper sheet: which deal played what (R2).
+
+    >>> played_grid([])
+    []
+    """
+    out = []
+    for view in kingdoms:
+        if view.number == 0:  # tie-break deals belong to no kingdom
+            continue
+        by_contract: dict[Contract, int] = {}
+        for row in view.rows:
+            deal = getattr(row, "deal", None)
+            if deal is not None:
+                by_contract.update(dict.fromkeys(deal.contracts, deal.n))
+        out.append(PlayedRow(view.number, view.king, tuple(by_contract.get(c) for c in Contract)))
+    return out
 
 
 def lead_names(game: Game) -> list[str]:

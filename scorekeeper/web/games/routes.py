@@ -24,7 +24,7 @@ from scorekeeper.web.games.new_game_form import (
     NewGameForm,
     preset_switch_values,
 )
-from scorekeeper.web.games.present import EntryRef, build_board, describe_entry
+from scorekeeper.web.games.present import EntryRef, build_board, describe_entry, played_grid
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import (
     can_edit,
@@ -101,12 +101,15 @@ def _render_game(
     game = loaded.game
     if redeal_form is not None:
         redeal_form.configure(loaded.players, game.available_contracts, game.rules)
+    board = build_board(game, loaded.log)
     return render_template(
         "games/game.html",
         loaded=loaded,
         game=game,
         names=loaded.players,
-        board=build_board(game, loaded.log),
+        board=board,
+        played=played_grid(board.kingdoms),
+        all_contracts=ALL_CONTRACTS,
         editable=can_edit(loaded.id),
         redeal_form=redeal_form,
         redeal_choices=redeal_choices,
