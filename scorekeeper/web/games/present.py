@@ -10,13 +10,13 @@ Nothing here writes, and nothing here queries the database.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.game import Game, RedealEntry
-from scorekeeper.rules.ruleset import Combination, Dealer, RuleSet, Values
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Values
 from scorekeeper.rules.scoring import team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
 from scorekeeper.web.games.new_game_form import switch_values
@@ -115,6 +115,24 @@ def played_grid(kingdoms: Sequence[KingdomView]) -> list[PlayedRow]:
                 by_contract.update(dict.fromkeys(deal.contracts, deal.n))
         out.append(PlayedRow(view.number, view.king, tuple(by_contract.get(c) for c in Contract)))
     return out
+
+
+def rematch_start(rules: RuleSet, first_king: int) -> tuple[int, RuleSet]:
+    """The first king and the rules of a rematch: the next king on the right, or under an
+    agreed order the order's next seat, the order turned by one (R2).
+
+    >>> rematch_start(RuleSet(), 3)[0]
+    0
+    >>> first, rules = rematch_start(RuleSet.from_dict({"kingdom_order": "custom",
+    ...     "king_order": [2, 0, 3, 1]}), 2)
+    >>> first, rules.king_order
+    (0, (0, 3, 1, 2))
+    """
+    order = rules.king_order
+    if rules.kingdom_order is KingdomOrder.CUSTOM and order:
+        turned = (order[1], order[2], order[3], order[0])
+        return turned[0], replace(rules, king_order=turned)
+    return (first_king + 1) % 4, rules
 
 
 def lead_names(game: Game) -> list[str]:
