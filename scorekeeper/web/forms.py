@@ -422,10 +422,10 @@ class RedealChoices(NamedTuple):
     contract: list[tuple[str, str]]
 
 
-REDEAL_KINDS = (("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal")))
+REDEAL_KINDS = (("redeal", _l("Redeal")), ("misdeal", _l("Misdeal")))
 CLOSED_SUIT = (
     "closed_suit",
-    _l("Trix dealt again: a suit was closed before every Jack was laid (R7)"),
+    _l("Trix dealt again: a suit was closed before every Jack was laid"),
 )
 """Under R7's "closed suit replays": a Trix deal void and dealt again, recorded like a redeal."""
 

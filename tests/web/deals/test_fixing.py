@@ -122,7 +122,7 @@ def test_redeal_is_listed_in_its_kingdom_and_uses_no_contract(client: FlaskClien
     }
     assert client.post(f"/games/{game_id}/redeals", data=body).status_code == 302
     page = html(client.get(f"/games/{game_id}"))
-    assert "Redeal asked by Omar (R8)." in page and "only the A♥" in page
+    assert "Redeal asked by Omar." in page and "only the A♥" in page
     assert "Misdeal." in page
     assert 'data-testid="contract-king"' in page  # still available (R2)
     assert services.load_game(game_id).game.deals_played == 1
@@ -156,7 +156,7 @@ def test_stale_deal_shows_what_changed_the_fresh_state_and_keeps_the_input(
     response = client.post(f"/games/{game_id}/deals/new?contracts=diamonds", data=body)
     assert response.status_code == 409
     page = html(response)
-    assert "Deal 1 was already recorded: \u2068Rana\u2069&#39;s Trix." in page
+    assert "Deal 1 was recorded meanwhile: \u2068Rana\u2069&#39;s Trix." in page
     assert 'data-testid="totals"' in page and ">150<" in page  # the fresh totals
     assert 'name="diamonds-0" value="4"' in page
     assert f'name="version" value="{version(game_id)}"' in page
