@@ -80,6 +80,30 @@ def change_sentence(
     )
 
 
+def stale_page_message(names: Sequence[str], changes: Sequence[tuple[str, Any, Any]]) -> str:
+    """What a page says when its entry came too late: what the other phones did meanwhile,
+    in players' words (no version numbers; the API's :func:`stale_message` has them).
+
+    >>> stale_page_message(["Rana", "Sami", "Omar", "Lina"], [])
+    'Someone else changed this game meanwhile.'
+    """
+    if not changes:
+        return _("Someone else changed this game meanwhile.")
+    sentences = [change_sentence(names, *change, sentences=MEANWHILE) for change in changes[-3:]]
+    more = len(changes) - 3
+    if more > 0:
+        sentences.insert(
+            0,
+            ngettext(
+                "%(count)s earlier change, then:",
+                "%(count)s earlier changes, then:",
+                more,
+                count=format_number(more),
+            ),
+        )
+    return " ".join(sentences)
+
+
 def stale_message(
     names: Sequence[str], expected: int, current: int, changes: Sequence[tuple[str, Any, Any]]
 ) -> str:

@@ -62,8 +62,10 @@ LANG_COOKIE = "lang"
 DIGITS_COOKIE = "digits"
 
 _ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
-_MINUS = {"latn": "−", "arab": "\u061c-"}
-"""A real minus sign; with Arabic-Indic digits CLDR's: ALM + hyphen-minus."""
+MINUS = "−"
+"""A real minus sign (U+2212) in both digit systems: CLDR's Arabic ALM + hyphen-minus reads
+as a dash on a score sheet; scores are isolated left to right (:func:`isolate`), so the
+sign stays before the digits."""
 DIGIT_SAMPLES = {"latn": "0123", "arab": "٠١٢٣"}
 """How each digit system shows itself in the digits switch."""
 
@@ -76,8 +78,8 @@ BIDI_CONTROLS = str.maketrans(
 """Unicode's Bidi_Control characters, dropped from a name before it is isolated: a PDI
 inside the name would close its isolate early (new names cannot hold them; older ones may)."""
 """Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
-_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9][0-9.,]*)")
-"""Card codes (K♥, 10♦) and signed numbers with Western digits (−75, +200)."""
+_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9٠-٩][0-9٠-٩.,٫٬]*)")
+"""Card codes (K♥, 10♦) and signed numbers, in either digits (−75, +200, −١٢٠)."""
 
 T = TypeVar("T")
 
@@ -208,8 +210,8 @@ def _digits_of_request() -> str:
 def format_number(value: int | None, digits: str | None = None) -> str:
     """A number for people: a real minus sign, in the chosen digits; ``""`` for None.
 
-    >>> format_number(-75, "latn"), format_number(1250, "arab"), format_number(None)
-    ('−75', '١٢٥٠', '')
+    >>> format_number(-75, "latn"), format_number(-120, "arab"), format_number(None)
+    ('−75', '−١٢٠', '')
     """
     if value is None:
         return ""
@@ -217,7 +219,7 @@ def format_number(value: int | None, digits: str | None = None) -> str:
     text = str(abs(value))
     if system == "arab":
         text = text.translate(_ARABIC_INDIC)
-    return _MINUS.get(system, "−") + text if value < 0 else text
+    return MINUS + text if value < 0 else text
 
 
 def isolate(text: str) -> str:

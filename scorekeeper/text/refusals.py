@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.rules.errors import Problem
-from scorekeeper.text.history import stale_message
+from scorekeeper.text.history import stale_message, stale_page_message
 from scorekeeper.text.locale import format_number, ngettext
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import translate_problems
@@ -47,6 +47,15 @@ def stale(
     if race:
         return _("Someone else changed this game at the same moment; nothing was saved.")
     return stale_message(names, expected, current, changes)
+
+
+def stale_on_page(
+    names: Sequence[str], changes: Sequence[tuple[str, Any, Any]], race: bool = False
+) -> str:
+    """The same, said on a page: what the other phones wrote meanwhile, no version numbers."""
+    if race:
+        return _("Someone else changed this game at the same moment; nothing was saved.")
+    return stale_page_message(names, changes)
 
 
 def unreplayable(position: int | None, problems: Sequence[Problem]) -> str:

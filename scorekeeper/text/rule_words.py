@@ -35,7 +35,7 @@ SENTENCES: dict[tuple[str, object], str] = {
         "Penalty discard: a player who cannot follow suit must discard the K♥, "
         "a diamond or a queen if he holds one (R9.4)."
     ),
-    ("partnership", True): N_("Partnership: seats 0+2 against 1+3 (R9.5)."),
+    ("partnership", True): N_("Partnership: seats 1+3 against 2+4 (R9.5)."),
     ("combination", "all_four"): N_("Trex Complex: all four trick contracts in one deal (R9.6)."),
     ("combination", "any"): N_("Trex Complex: two or more trick contracts in one deal (R9.6)."),
     ("inverted", True): N_(
@@ -172,7 +172,7 @@ def describe_rules(rules: RuleSet, names: Sequence[str] | None = None) -> list[s
         elif key == "values":
             out += _values_sentences(rules.values)
         elif key == "king_order":
-            seats = _(", ").join(format_number(s) for s in value or ())
+            seats = _(", ").join(format_number(s + 1) for s in value or ())  # seats 1–4 for people
             out.append(_("Kings in an agreed order: seats %(seats)s (R2).", seats=seats))
         elif key == "contract_order":
             out.append(_contract_order_sentence(rules))

@@ -172,9 +172,15 @@ def refusal_text(error: Exception) -> str:
     return refusals.game_not_found()
 
 
+def stale_page_text(stale: StaleVersion) -> str:
+    """A stale version said on a page: what the other phones did meanwhile."""
+    changes = [(c.action, c.before, c.after) for c in stale.changes]
+    return refusals.stale_on_page(stale.loaded.players, changes, stale.race)
+
+
 def stale_messages(stale: StaleVersion, then: object = KEPT) -> list[str]:
     """What a page says when a write meets a newer version: what changed, then what to do."""
-    return [refusal_text(stale), str(then)]
+    return [stale_page_text(stale), str(then)]
 
 
 # --- the one rollback ------------------------------------------------------------------------
@@ -363,7 +369,7 @@ def store_refusal(error: LookupError | StaleVersion) -> Answer:
             )
             response.set_etag(str(error.loaded.version))
             return response, 412
-        return _page(409, OTHER_TITLE, message), 409
+        return _page(409, OTHER_TITLE, stale_page_text(error)), 409
     if is_api_request():
         return error_response(404, [error_body(message)])
     return _page(404, PAGE_TITLES[404], message), 404

@@ -216,6 +216,11 @@ def _counts() -> FieldList[Any]:
     return FieldList(one, min_entries=4, max_entries=4)
 
 
+def _doubling(prefix: str) -> dict[str, Any]:
+    """A card's "doubled" toggle and its holder (``qs_doubled``, ``qs_doubled_by``)."""
+    return {f"{prefix}_doubled": StringField(), f"{prefix}_doubled_by": _seat_radio()}
+
+
 @cache
 def _deal_form_class(sections: frozenset[str]) -> type[DealForm]:
     """A DealForm subclass holding only the fields of ``sections`` (cached per shape)."""
@@ -225,12 +230,14 @@ def _deal_form_class(sections: frozenset[str]) -> type[DealForm]:
     if "kh" in sections:
         attrs["kh_taker"] = _seat_radio()
         if "kh_doubling" in sections:
-            attrs["kh_doubled_by"] = _seat_radio()
+            attrs |= _doubling("kh")
     if "queens" in sections:
         for key in QUEEN_KEYS:
             attrs[f"{key}_taker"] = _seat_radio()
             if "q_doubling" in sections:
-                attrs[f"{key}_doubled_by"] = _seat_radio()
+                attrs |= _doubling(key)
+    if "kh_doubling" in sections or "q_doubling" in sections:
+        attrs["toggles"] = StringField()
     for name in ("diamonds", "tricks"):
         if name in sections:
             attrs[name] = _counts()
@@ -278,6 +285,8 @@ class DealForm(ProblemsForm):
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
+        if self._fields.get("toggles") is not None and self._fields["toggles"].data == "1":
+            self._apply_toggles()
         for field in self:
             if isinstance(field, ChoiceField) and not field.name.endswith("_doubled_by"):
                 if seat_or_none(field.data) is None:
@@ -289,6 +298,34 @@ class DealForm(ProblemsForm):
                 if seat_or_none(entry.data) is None:
                     self.add_error(f"trix-{place}", str(TRIX_PLACE_MISSING[place]))
         return ok and not self.all_errors
+
+    def _apply_toggles(self) -> None:
+        """The card grid's "doubled" toggles decide: off, its holder is ignored (a choice
+        hidden when the toggle went off); on, the holder must be chosen."""
+        for prefix in ("kh", *QUEEN_KEYS):
+            toggle = self._fields.get(f"{prefix}_doubled")
+            if toggle is None:
+                continue
+            holder = self._fields[f"{prefix}_doubled_by"]
+            if toggle.data != "1":
+                holder.data = ""
+            elif seat_or_none(holder.data) is None:
+                self.add_error(holder.name, self._holder_message(prefix))
+
+    @staticmethod
+    def _holder_message(prefix: str) -> str:
+        card = "K♥" if prefix == "kh" else QUEENS[QUEEN_KEYS.index(prefix)].pretty
+        return _("Choose who doubled the %(card)s (its holder).", card=isolate(card))
+
+    def doubled(self, prefix: str) -> bool:
+        """Whether the card's "doubled" toggle shows on: ticked, or a holder chosen."""
+        toggle, holder = (
+            self._fields.get(f"{prefix}_doubled"),
+            self._fields.get(f"{prefix}_doubled_by"),
+        )
+        if toggle is None or holder is None:
+            return False
+        return toggle.data == "1" or seat_or_none(holder.data) is not None
 
     @staticmethod
     def _missing_message(name: str) -> str:
@@ -365,6 +402,7 @@ def deal_form_data(entry: DealEntry, version: int) -> dict[str, Any]:
         if cap is not None:
             data[f"{prefix}_taker"] = str(cap.taker)
             data[f"{prefix}_doubled_by"] = "" if cap.doubled_by is None else str(cap.doubled_by)
+            data[f"{prefix}_doubled"] = "" if cap.doubled_by is None else "1"
     for name in ("diamonds", "tricks"):
         if getattr(caps, name) is not None:
             data[name] = list(getattr(caps, name))
@@ -384,10 +422,10 @@ class RedealChoices(NamedTuple):
     contract: list[tuple[str, str]]
 
 
-REDEAL_KINDS = (("redeal", _l("Redeal (R8)")), ("misdeal", _l("Misdeal")))
+REDEAL_KINDS = (("redeal", _l("Redeal")), ("misdeal", _l("Misdeal")))
 CLOSED_SUIT = (
     "closed_suit",
-    _l("Trix dealt again: a suit was closed before every Jack was laid (R7)"),
+    _l("Trix dealt again: a suit was closed before every Jack was laid"),
 )
 """Under R7's "closed suit replays": a Trix deal void and dealt again, recorded like a redeal."""
 

@@ -102,3 +102,10 @@ def page(browser: Browser) -> Iterator[Page]:
         yield page
     finally:
         context.close()
+
+
+def join(page: Page, base: str, game_id: str, token: str) -> None:
+    """Open a game's edit link on ``page`` and confirm: this browser may edit the game."""
+    page.goto(f"{base}/games/{game_id}/join/{token}")
+    with page.expect_navigation():
+        page.get_by_test_id("join-yes").click()

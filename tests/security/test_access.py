@@ -305,7 +305,7 @@ def test_wrong_edit_links_grant_nothing(
             other.post(f"/games/{game_id}/join/{bad}"),
         ):
             assert response.status_code == 403
-            assert "no longer valid" in response.get_data(as_text=True)
+            assert "This edit link is not complete" in response.get_data(as_text=True)
     assert other.get(f"/games/nosuchgame000000/join/{token}").status_code == 404
     assert _king(other, game_id).status_code == 403
 

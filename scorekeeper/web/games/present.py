@@ -10,13 +10,13 @@ Nothing here writes, and nothing here queries the database.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.game import Game, RedealEntry
-from scorekeeper.rules.ruleset import Combination, Dealer, RuleSet, Values
+from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Values
 from scorekeeper.rules.scoring import team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
 from scorekeeper.web.games.new_game_form import switch_values
@@ -27,9 +27,10 @@ SYMBOLS = {
     Contract.QUEENS: "Q",
     Contract.DIAMONDS: "♦",
     Contract.COLLECTIONS: "▤",
-    Contract.TRIX: "J",
+    Contract.TRIX: "♠♥♦♣",
 }
-"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix rows open at J."""
+"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix's four suit
+rows (never a bare "J", which reads as the Arabic letter ل)."""
 RED = frozenset({Contract.KING, Contract.DIAMONDS})
 
 
@@ -85,6 +86,53 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
         rule_lines=rule_lines(game.rules),
         values_changed=game.rules.values != Values(),
     )
+
+
+@dataclass(frozen=True)
+class PlayedRow:
+    """A line of the "contracts played" grid: a kingdom's king, and the deal that played
+    each contract (by :data:`Contract` order; None where it is still to play)."""
+
+    number: int
+    king: int | None
+    deals: tuple[int | None, ...]
+
+
+def played_grid(kingdoms: Sequence[KingdomView]) -> list[PlayedRow]:
+    """Kings by contracts, like the paper sheet: which deal played what (R2).
+
+    >>> played_grid([])
+    []
+    """
+    out = []
+    for view in kingdoms:
+        if view.number == 0:  # tie-break deals belong to no kingdom
+            continue
+        by_contract: dict[Contract, int] = {}
+        for row in view.rows:
+            deal = getattr(row, "deal", None)
+            if deal is not None:
+                by_contract.update(dict.fromkeys(deal.contracts, deal.n))
+        out.append(PlayedRow(view.number, view.king, tuple(by_contract.get(c) for c in Contract)))
+    return out
+
+
+def rematch_start(rules: RuleSet, first_king: int) -> tuple[int, RuleSet]:
+    """The first king and the rules of a rematch: the next king on the right, or under an
+    agreed order the order's next seat, the order turned by one (R2).
+
+    >>> rematch_start(RuleSet(), 3)[0]
+    0
+    >>> first, rules = rematch_start(RuleSet.from_dict({"kingdom_order": "custom",
+    ...     "king_order": [2, 0, 3, 1]}), 2)
+    >>> first, rules.king_order
+    (0, (0, 3, 1, 2))
+    """
+    order = rules.king_order
+    if rules.kingdom_order is KingdomOrder.CUSTOM and order:
+        turned = (order[1], order[2], order[3], order[0])
+        return turned[0], replace(rules, king_order=turned)
+    return (first_king + 1) % 4, rules
 
 
 def lead_names(game: Game) -> list[str]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, render_template, url_for
+from flask import abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
-from scorekeeper.text.locale import format_number
+from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts
 from scorekeeper.web.blueprint import bp
@@ -24,7 +24,13 @@ from scorekeeper.web.games.new_game_form import (
     NewGameForm,
     preset_switch_values,
 )
-from scorekeeper.web.games.present import EntryRef, build_board, describe_entry
+from scorekeeper.web.games.present import (
+    EntryRef,
+    build_board,
+    describe_entry,
+    played_grid,
+    rematch_start,
+)
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.sharing.access import (
     can_edit,
@@ -101,17 +107,42 @@ def _render_game(
     game = loaded.game
     if redeal_form is not None:
         redeal_form.configure(loaded.players, game.available_contracts, game.rules)
+    board = build_board(game, loaded.log)
     return render_template(
         "games/game.html",
         loaded=loaded,
         game=game,
         names=loaded.players,
-        board=build_board(game, loaded.log),
+        board=board,
+        played=played_grid(board.kingdoms),
+        rematch_king=rematch_start(loaded.rules, loaded.first_king)[0],
+        all_contracts=ALL_CONTRACTS,
         editable=can_edit(loaded.id),
         redeal_form=redeal_form,
         redeal_choices=redeal_choices,
         message=message,
     ), status
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> Page:
+    """A new game with the same players in the same seats and the same rules; the next
+    player is first king (R2). This browser may edit it."""
+    loaded = load_or_404(game_id)
+    require_edit(game_id)
+    if not loaded.game.finished:
+        abort(409, description=_("This game is not over yet: a rematch starts when it is."))
+    first_king, rules = rematch_start(loaded.rules, loaded.first_king)
+    new, token = services.create_game(list(loaded.players), first_king, rules)
+    grant_owner(new.id, token)
+    flash(
+        _(
+            "The rematch has started: %(name)s is the first king. Good luck!",
+            name=isolate_name(loaded.players[first_king]),
+        ),
+        "success",
+    )
+    return redirect(url_for("web.game", game_id=new.id))
 
 
 @bp.post("/games/<game_id>/redeals")

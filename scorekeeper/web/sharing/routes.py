@@ -33,6 +33,7 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from werkzeug.wrappers import Response
 
 from scorekeeper.store import games as services
+from scorekeeper.store.tokens import looks_issued
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.helpers import load_or_404
@@ -48,6 +49,10 @@ from scorekeeper.web.sharing.access import (
 STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "
     "Ask for the new edit link, or follow the game with its view link."
+)
+MISTYPED_LINK = _l(
+    "This edit link is not complete: a character is missing or was changed. "
+    "Copy the whole link again, or scan its QR code."
 )
 NO_GAME = _l("There is no game at this address. Check the link, or start a new game.")
 JOINED = _l("This phone can now enter deals for this game.")
@@ -130,11 +135,12 @@ def qr_code(game_id: str, link: str) -> Response:
 
 
 def _check_link(game_id: str, token: str) -> None:
-    """404 for no game, 403 for a token that is not (or no longer) the game's."""
+    """404 for no game; 403 for a token that is not (or no longer) the game's, saying
+    whether it was mistyped (its check fails) or replaced."""
     if not services.token_matches(game_id, token):
         if not services.game_exists(game_id):
             abort(404, description=NO_GAME)
-        abort(403, description=STALE_LINK)
+        abort(403, description=STALE_LINK if looks_issued(token) else MISTYPED_LINK)
 
 
 def _private(response: Response) -> Response:

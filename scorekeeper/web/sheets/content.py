@@ -312,7 +312,7 @@ def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
 def _side(seats: tuple[int, ...]) -> Phrase:
     if len(seats) == 1:
         return (Who(seats[0]),)
-    team = f"{format_number(seats[0])}+{format_number(seats[1])}"
+    team = f"{format_number(seats[0] + 1)}+{format_number(seats[1] + 1)}"  # seats 1–4 for people
     template = _("%(first)s and %(second)s (seats %(seats)s)")
     return phrase(template, first=Who(seats[0]), second=Who(seats[1]), seats=team)
 

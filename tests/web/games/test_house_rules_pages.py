@@ -169,7 +169,7 @@ def test_r9_5_team_kingdoms_shown_per_team(client: FlaskClient) -> None:
     assert rules.team_kingdoms and rules.rounds == 2 and rules.kingdom_count == 4
     page = html(client.get(f"/games/{game_id}"))
     assert "Kingdom 1 of 4" in page
-    assert "This kingdom belongs to the team Rana &amp; Omar (R9.5)." in page
+    assert "This kingdom belongs to the team Rana &amp; Omar." in page
     assert "Twice round: four kingdoms, 20 deals." in page
     post_deal(client, game_id, "king", DEALS["king"])
     sheet = html(client.get(f"/games/{game_id}"))

@@ -116,13 +116,13 @@ def test_a_tie_needs_an_extra_deal_that_decides(client: FlaskClient) -> None:
     page = html(client.get(f"/games/{game_id}"))
     assert "Tie for first place" in page
     assert "Sami &amp; Omar are tied for first place" in page
-    assert "One extra deal decides (R12)" in page
+    assert "One extra deal decides:" in page
     for contract in ("king", "queens", "diamonds", "collections", "trix"):
         assert f'data-testid="contract-{contract}"' in page  # any contract may decide
     post_deal(client, game_id, "king", {"kh_taker": "2", "kh_doubled_by": ""})
     page = html(client.get(f"/games/{game_id}"))
-    assert "Sami wins." in page and "broken by an extra deal (R12)" in page
-    assert "Tie-break deals (R12)" in page
+    assert "Sami wins." in page and "broken by an extra deal." in page
+    assert "Tie-break deals" in page
 
 
 def test_trix_first_places_break_a_tie(client: FlaskClient) -> None:
@@ -139,7 +139,7 @@ def test_trix_first_places_break_a_tie(client: FlaskClient) -> None:
     loaded = services.load_game(game_id)
     assert loaded.game.totals == (-95, 75, 75, -55)
     page = html(client.get(f"/games/{game_id}"))
-    assert "Sami wins." in page and "broken by Trix first places (R12)" in page
+    assert "Sami wins." in page and "broken by Trix first places." in page
 
 
 def test_partnership_shows_team_totals_and_team_winner(client: FlaskClient) -> None:

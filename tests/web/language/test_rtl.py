@@ -113,7 +113,7 @@ def test_arabic_offers_the_digits(client: FlaskClient, game_id: str) -> None:
     text = get(client, f"/games/{game_id}", "ar", "arab")
     assert 'data-digits="arab"' in html_tag(text)
     totals = re.findall(r'<span class="total-score">(.*?)</span>', text)
-    assert totals == ["٠", "\u061c-٧٥", "٠", "٠"]  # Sami took the K♥: −75, in ٠١٢٣
+    assert totals == ["٠", "\u2066−٧٥\u2069", "٠", "٠"]  # −75 in ٠١٢٣: U+2212, isolated
 
 
 def test_scores_and_cards_stay_left_to_right_in_arabic(client: FlaskClient, game_id: str) -> None:

@@ -37,7 +37,7 @@ def test_arabic_names_are_in_the_text_and_in_an_arabic_font(
     text = pdfs.text(response.data)
     for name in ARABIC:
         assert pdfs.nfkc(name) in text
-    assert "Seat 0: " + pdfs.nfkc("رنا") in text
+    assert "Seat 1: " + pdfs.nfkc("رنا") in text
     fonts = base_fonts(pdfs.reader(response.data))
     assert "Noto-Sans-Arabic" in fonts  # installed (fonts-noto-core), picked by family name
     assert "DejaVu-Sans" in fonts  # the Latin text keeps its own font

@@ -36,7 +36,7 @@ def test_blank_sheet_with_players(client: FlaskClient, pdfs: Any) -> None:
     reader = pdfs.reader(response.data)
     assert len(reader.pages) == 1
     text = re.sub(r"\s+", " ", pdfs.text(response.data))
-    assert "Seat 0: Rana · Seat 1: Sami · Seat 2: Omar · Seat 3: Lina" in text
+    assert "Seat 1: Rana · Seat 2: Sami · Seat 3: Omar · Seat 4: Lina" in text
     for k in range(1, 5):
         assert f"Kingdom {k}" in text
     for contract in CONTRACTS:
@@ -52,7 +52,7 @@ def test_blank_sheet_without_players_has_empty_name_lines(client: FlaskClient, p
     assert response.headers["Content-Disposition"] == 'inline; filename="trix-blank.pdf"'
     pdfs.save("blank-empty-a4.pdf", response.data)
     text = re.sub(r"\s+", " ", pdfs.text(response.data))
-    assert "Seat 0: · Seat 1: · Seat 2: · Seat 3:" in text
+    assert "Seat 1: · Seat 2: · Seat 3: · Seat 4:" in text
     assert len(pdfs.reader(response.data).pages) == 1
 
 
@@ -65,7 +65,7 @@ def test_blank_sheet_on_letter_paper_is_one_page(client: FlaskClient, pdfs: Any)
     page = reader.pages[0]
     assert (round(page.mediabox.width), round(page.mediabox.height)) == (612, 792)
     text = pdfs.text(response.data)
-    assert "Seat 0: رنا" in text and "Seat 1: Sami" in text
+    assert "Seat 1: رنا" in text and "Seat 2: Sami" in text
 
 
 def test_a_second_blank_download_is_cached(

@@ -41,7 +41,7 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
             "a diamond or a queen if he holds one (R9.4)."
         ],
     ),
-    ({"partnership": True}, ["Partnership: seats 0+2 against 1+3 (R9.5)."]),
+    ({"partnership": True}, ["Partnership: seats 1+3 against 2+4 (R9.5)."]),
     (
         {"combination": "all_four"},
         ["Trex Complex: all four trick contracts in one deal (R9.6)."],
@@ -70,7 +70,7 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     ),
     (
         {"kingdom_order": "custom", "king_order": [2, 0, 1, 3]},
-        ["Kings in an agreed order: seats 2, 0, 1, 3 (R2)."],
+        ["Kings in an agreed order: seats 3, 1, 2, 4 (R2)."],
     ),
     ({"kingdoms": 1}, ["Short game: one kingdom of five deals (R2, R9.9)."]),
     (
@@ -130,7 +130,7 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     (
         {"partnership": True, "team_kingdoms": True, "rounds": 2},
         [
-            "Partnership: seats 0+2 against 1+3 (R9.5).",
+            "Partnership: seats 1+3 against 2+4 (R9.5).",
             "Team kingdoms: partners share a kingdom, and the kingdoms alternate between the "
             "teams; two kingdoms of five deals, or four when played twice round (R9.5).",
             "Twice round: four team kingdoms, 20 deals (R9.5).",
@@ -158,7 +158,7 @@ def test_several_rules_keep_the_rule_set_order() -> None:
     rules = RuleSet.from_dict({"doubling": False, "partnership": True, "kingdoms": 1})
     assert describe_rules(rules) == [
         "No doubling of the K♥ and queens (R3, R4).",
-        "Partnership: seats 0+2 against 1+3 (R9.5).",
+        "Partnership: seats 1+3 against 2+4 (R9.5).",
         "Short game: one kingdom of five deals (R2, R9.9).",
     ]
 

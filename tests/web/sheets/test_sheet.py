@@ -43,7 +43,7 @@ def test_finished_game_sheet_has_every_name_score_total_and_the_winner(
     pdfs.save("sheet-finished-a4.pdf", response.data)
     text = squeeze(pdfs.text(response.data))
     for seat, name in enumerate(loaded.players):
-        assert f"Seat {seat}: {name}" in text
+        assert f"Seat {seat + 1}: {name}" in text  # seats 1–4 for people
     assert "counter-clockwise" in text
     assert loaded.id in text and "Standard rules." in text
     for deal in game.deals:  # every deal's four scores, then its four running totals
@@ -201,7 +201,7 @@ def test_tie_still_open_then_decided_by_an_extra_deal(
     response = get_sheet(client, loaded.id)
     pdfs.save("sheet-extra-deal.pdf", response.data)
     text = squeeze(pdfs.text(response.data))
-    assert "Extra deal: king Rana (seat 0)" in text
+    assert "Extra deal: king Rana (seat 1)" in text
     assert "21 King of Hearts K♥ Omar 0 0 −75 0" in text
     assert "Winner: Rana with 125" in text
     assert "Tied on total; decided by 1 extra deal (R12)." in text
@@ -210,10 +210,10 @@ def test_tie_still_open_then_decided_by_an_extra_deal(
 def test_partnership_standings_are_teams(client: FlaskClient, play: Play, pdfs: Any) -> None:
     loaded = play(rules=RuleSet(partnership=True))
     text = squeeze(pdfs.text(get_sheet(client, loaded.id).data))
-    assert "Partnership: seats 0+2 against 1+3 (R9.5)." in text
+    assert "Partnership: seats 1+3 against 2+4 (R9.5)." in text
     assert "Rank Team Total" in text
-    assert "Rana and Omar (seats 0+2) 300" in text
-    assert "Winners: Rana and Omar (seats 0+2) with 300" in text
+    assert "Rana and Omar (seats 1+3) 300" in text
+    assert "Winners: Rana and Omar (seats 1+3) with 300" in text
 
 
 def test_non_zero_sum_rule_set_is_flagged_and_checked_against_its_own_totals(

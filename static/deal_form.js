@@ -1,0 +1,166 @@
+// scorekeeper: the deal form's conveniences (templates/deals/_entry.html). The form works
+// without them: the server checks every count and order and says what is wrong.
+// Every visible text comes from the page (data-* attributes), ready for translation;
+// numbers follow the page's digits setting (<html data-digits="latn|arab">).
+"use strict";
+
+(function () {
+  var ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
+
+  function all(root, selector) {
+    return Array.prototype.slice.call(root.querySelectorAll(selector));
+  }
+
+  // A number in the page's digits: "12" or "١٢".
+  function digits(n) {
+    var text = String(n);
+    if (document.documentElement.getAttribute("data-digits") !== "arab") return text;
+    return text.replace(/[0-9]/g, function (d) { return ARABIC_INDIC[Number(d)]; });
+  }
+
+  function value(input) {
+    var n = parseInt(input.value, 10);
+    return isNaN(n) ? 0 : n;  // a blank box counts as 0
+  }
+
+  // Save waits until every count adds up to 13, and says why it waits.
+  function gate(form) {
+    var save = form.querySelector("[data-testid=save-deal]");
+    var reason = form.querySelector("[data-save-reason]");
+    if (!save || !reason) return;
+    var wrong = all(form, "[data-counts]").filter(function (box) {
+      return box.countSum !== box.countTotal;
+    })[0];
+    save.disabled = Boolean(wrong);
+    save.setAttribute("aria-disabled", wrong ? "true" : "false");
+    reason.hidden = !wrong;
+    reason.textContent = wrong
+      ? wrong.getAttribute("data-wrong-text").replace("{n}", digits(wrong.countSum)) : "";
+  }
+
+  // Diamonds / tricks: the live sum ("12 of 13"), the last box filling itself once the
+  // other three are set, steppers, "all 13 to one player", and the cursor moving on to the
+  // next box as soon as a count cannot grow another digit.
+  function setupCounts(box, form) {
+    var total = Number(box.getAttribute("data-counts")) || 13;
+    var inputs = all(box, "input[type=number]");
+    var sum = box.querySelector(".sum");
+    box.countTotal = total;
+    inputs.forEach(function (input) {
+      if (input.value !== "") input.setAttribute("data-typed", "1");
+    });
+    function untyped() {
+      return inputs.filter(function (i) { return !i.hasAttribute("data-typed"); });
+    }
+    function update(changed) {
+      if (changed) changed.setAttribute("data-typed", "1");
+      var open = untyped();
+      if (open.length === 1) {
+        var rest = inputs.reduce(function (acc, i) { return i === open[0] ? acc : acc + value(i); }, 0);
+        open[0].value = rest <= total ? String(total - rest) : "";
+      }
+      var n = inputs.reduce(function (acc, i) { return acc + value(i); }, 0);
+      box.countSum = n;
+      sum.textContent = sum.getAttribute("data-sum-text").replace("{n}", digits(n));
+      sum.className = "sum " + (n === total ? "ok" : "bad");
+      sum.hidden = false;
+      gate(form);
+    }
+    function complete(input) {
+      var n = value(input);
+      var others = inputs.reduce(function (acc, i) { return i === input ? acc : acc + value(i); }, 0);
+      return input.value.length >= 2 || input.value === "0" || n * 10 > total - others;
+    }
+    function advance(input) {
+      var open = untyped();
+      if (open.length <= 1) { input.blur(); return; }  // the last box fills itself
+      var later = open.filter(function (i) { return inputs.indexOf(i) > inputs.indexOf(input); });
+      (later[0] || open[0]).focus();
+    }
+    all(box, ".step[data-step]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var input = button.parentNode.querySelector("input");
+        var next = value(input) + Number(button.getAttribute("data-step"));
+        input.value = String(Math.max(0, Math.min(total, next)));
+        update(input);
+      });
+    });
+    all(box, "[data-all]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var mine = button.parentNode.querySelector("input");
+        inputs.forEach(function (i) {
+          i.value = i === mine ? String(total) : "0";
+          i.setAttribute("data-typed", "1");
+        });
+        update(null);
+      });
+    });
+    inputs.forEach(function (input) {
+      input.addEventListener("input", function () {
+        update(input);
+        if (input.value !== "" && complete(input)) advance(input);
+      });
+      input.addEventListener("focus", function () { input.select(); });
+    });
+    update(null);
+  }
+
+  // Trix: tap the players in the order they went out; the four selects follow (hidden
+  // while the taps are there, unless they carry an error to fix).
+  function setupTrix(box) {
+    var selects = all(box, "select");
+    var buttons = all(box, "button[data-seat]");
+    box.querySelector(".trix-tap").hidden = false;
+    if (!box.classList.contains("invalid")) box.querySelector(".trix-selects").hidden = true;
+    function refresh() {
+      buttons.forEach(function (button) {
+        var seat = button.getAttribute("data-seat");
+        var place = selects.findIndex(function (s) { return s.value === seat; });
+        button.querySelector(".place").textContent = place < 0 ? "" : digits(place + 1);
+        button.setAttribute("aria-pressed", place < 0 ? "false" : "true");
+      });
+    }
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function () {
+        var seat = button.getAttribute("data-seat");
+        if (selects.some(function (s) { return s.value === seat; })) return;
+        var free = selects.filter(function (s) { return s.value === ""; })[0];
+        if (free) free.value = seat;
+        var left = selects.filter(function (s) { return s.value === ""; });
+        if (left.length === 1) {  // the last player is whoever is left
+          var rest = buttons.map(function (b) { return b.getAttribute("data-seat"); })
+            .filter(function (s) { return !selects.some(function (x) { return x.value === s; }); });
+          if (rest.length === 1) left[0].value = rest[0];
+        }
+        refresh();
+      });
+    });
+    box.querySelector("[data-trix-undo]").addEventListener("click", function () {
+      var filled = selects.filter(function (s) { return s.value !== ""; });
+      if (filled.length) filled[filled.length - 1].value = "";
+      refresh();
+    });
+    selects.forEach(function (s) { s.addEventListener("change", refresh); });
+    refresh();
+  }
+
+  // A card's "doubled" toggle, switched off, forgets its holder (CSS hides the holder's row).
+  function setupToggles(row) {
+    var toggle = row.querySelector("input[type=checkbox]");
+    if (!toggle) return;
+    toggle.addEventListener("change", function () {
+      if (toggle.checked) return;
+      all(row, ".holder input").forEach(function (radio) { radio.checked = false; });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    all(document, "form.deal-form").forEach(function (form) {
+      all(form, "[data-counts]").forEach(function (box) { setupCounts(box, form); });
+      all(form, "[data-trix]").forEach(setupTrix);
+      all(form, ".card-row").forEach(setupToggles);
+    });
+  });
+})();
