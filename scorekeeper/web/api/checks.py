@@ -34,11 +34,37 @@ def json_body() -> dict[str, Any]:
     try:
         data = request.get_json(force=True, silent=True)
     except RecursionError:
+        data = None
+        too_deep = True
+    else:
+        too_deep = nesting(data) > MAX_NESTING
+    if too_deep:  # no request needs it, and a solver process could not decode it again
         _bad_request(_("The request body is nested too deeply."))
     if not isinstance(data, dict):
         _bad_request(_("The request body must be a JSON object."))
     check_storable(data)  # JSON may spell a lone surrogate (\udfff) or a NUL: 422, naming it
     return data
+
+
+MAX_NESTING = 32
+"""Levels of lists and objects a request may nest (the deepest one the API reads has 4)."""
+
+
+def nesting(data: object) -> int:
+    """How deeply lists and objects nest in ``data``, counted without recursion.
+
+    >>> nesting(1), nesting([]), nesting({"a": [[1], {"b": []}]})
+    (0, 1, 4)
+    """
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            stack.extend((item, depth + 1) for item in value)
+    return deepest
 
 
 def judge_claim(body: dict[str, Any]) -> dict[str, Any]:

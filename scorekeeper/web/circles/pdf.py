@@ -3,7 +3,7 @@
 ``GET /circles/<id>/table.pdf?period=month|year|all&paper=a4|letter`` (blueprint
 ``export``, beside the score sheets), for whoever knows the circle's id, like
 its page. The numbers are the page's (:mod:`.present`), laid out by
-``templates/circles/table_pdf.html`` and rendered by the sheets' render
+``templates/circles/sheets/table.html`` and rendered by the sheets' render
 processes (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`: a time limit, a
 bound for the whole server, never WeasyPrint in a web worker). A PDF is kept
 in the sheets' cache by (circle, version, period and its first day, paper,
@@ -92,7 +92,7 @@ def render_circle_pdf(circle: services.CircleData, period: str, paper: str) -> b
     table = table_view(circle, period)
     view_url = url_for("web.circle", circle_id=circle.id, _external=True)
     html = render_template(
-        "circles/table_pdf.html",
+        "circles/sheets/table.html",
         circle=circle,
         table=table,
         kinds={row["id"]: pdf.name_kind(row["name"]) for row in table},
