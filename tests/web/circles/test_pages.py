@@ -189,3 +189,29 @@ def test_an_unknown_circle_is_a_404_page(client: FlaskClient) -> None:
 
 def test_the_home_page_links_to_circles(client: FlaskClient) -> None:
     assert "/circles" in client.get("/").get_data(as_text=True)
+
+
+def _circle_write_routes(app) -> list[str]:
+    """Every page route that changes a circle (but the edit link's own confirmation)."""
+    return sorted(
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if "circle_id" in rule.arguments
+        and "POST" in (rule.methods or set())
+        and "token" not in rule.arguments
+        and not rule.rule.startswith("/api/")
+    )
+
+
+def test_every_circle_write_page_refuses_a_browser_without_its_edit_rights(
+    client: FlaskClient, app
+) -> None:
+    circle_id = create(client)
+    game_id = start_game(client, circle_id)
+    other = app.test_client()
+    routes = _circle_write_routes(app)
+    assert "/circles/<circle_id>/games/<game_id>/detach" in routes
+    for rule in routes:
+        path = rule.replace("<circle_id>", circle_id).replace("<game_id>", game_id)
+        assert other.post(path).status_code == 403, path
+    assert client.get(f"/api/v1/circles/{circle_id}").json["games"] == [game_id]
