@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
@@ -718,8 +719,31 @@ def current_translations() -> Translations:
     return translations
 
 
-def translate_problem(problem: Problem, translations: Translations | None = None) -> str:
-    """The problem's message in the request's language (or in ``translations``).
+SEAT_NUMBER = re.compile(r"\b[Ss]eat %\((\w+)\)d")
+"""A seat's number in a template ("seat %(seat)d's hand")."""
+
+
+def seats_from_one(key: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with the seats the template numbers counted 1–4, as people count them
+    (the engine and the API count 0–3).
+
+    >>> seats_from_one("hands_overlap", {"card": "QS", "seat": 0, "other": 3})
+    {'card': 'QS', 'seat': 1, 'other': 4}
+    """
+    template = MESSAGES[key]
+    text = template if isinstance(template, str) else template.singular + template.plural
+    seats = set(SEAT_NUMBER.findall(text))
+    return {
+        name: value + 1 if name in seats and type(value) is int else value
+        for name, value in params.items()
+    }
+
+
+def translate_problem(
+    problem: Problem, translations: Translations | None = None, for_people: bool = True
+) -> str:
+    """The problem's message in the request's language (or in ``translations``); seats are
+    numbered 1–4 unless ``for_people`` is false (the API's messages keep its 0–3).
 
     Falls back to the engine's English ``message`` when the code has no
     template, when its params do not rebuild the English message, or when
@@ -729,6 +753,8 @@ def translate_problem(problem: Problem, translations: Translations | None = None
         if english(problem.key, problem.params) != problem.message:
             return problem.message
         params = with_names_isolated(problem.params)
+        if for_people:
+            params = seats_from_one(problem.key, params)
         return render(problem.key, params, translations or current_translations())
     except (KeyError, TypeError, ValueError):
         return problem.message
@@ -740,7 +766,7 @@ def translate_error(error: RulesError) -> list[dict[str, Any]]:
 
 
 def translate_problem_dict(problem: Problem) -> dict[str, Any]:
-    return {**problem.as_dict(), "message": translate_problem(problem)}
+    return {**problem.as_dict(), "message": translate_problem(problem, for_people=False)}
 
 
 def translate_problems(problems: Iterable[Problem]) -> list[str]:

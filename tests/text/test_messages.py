@@ -863,3 +863,15 @@ def test_contract_labels_match_the_engine() -> None:
         assert messages.CONTRACT_LABELS[contract] == contract.label
         assert messages.contract_label(contract.value) == contract.label
     assert messages.describe_contracts([K, Q]) == "King of Hearts + Queens"
+
+
+def test_pages_count_seats_from_one_and_the_api_from_zero() -> None:
+    from scorekeeper.rules.errors import Problem
+    from scorekeeper.text.messages import translate_problem, translate_problem_dict
+
+    message = "QS is in both seat 3's and seat 0's hands."
+    problem = Problem(
+        "hands_overlap", message, "R1", "hands.0", {"card": "QS", "other": 3, "seat": 0}
+    )
+    assert translate_problem(problem) == "QS is in both seat 4's and seat 1's hands."
+    assert translate_problem_dict(problem)["message"] == message

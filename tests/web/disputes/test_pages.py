@@ -679,7 +679,7 @@ def test_the_claim_form_keeps_its_default_time_limit(client: FlaskClient) -> Non
         (
             {"contract": "king", "king": "0", "tricks": "2C", "hands-0": "2C 3C"},
             "hands-0",
-            "hand has 2 cards",
+            "Player 1's hand has 2 cards",
         ),
         (
             {"contract": "king", "king": "0", "tricks": "2C", "hands-0": "2C", "hands-1": "2C"},
