@@ -26,6 +26,7 @@ from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from tests.common import NAMES, C, D, K, Q, T
 from tests.server.serving import Client, Server
+from tests.server.test_served_circles import call
 from tests.web.sheets.conftest import deal_for
 
 Serve = Callable[..., Server]
@@ -228,6 +229,21 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.event_cards": ("/events/{id}/cards.pdf", 403, "text/html"),
     "web.event_results": ("/events/{id}/results.pdf", 404, "text/html"),
     "api_events.get_event": ("/api/v1/events/{id}", 404, "application/json"),
+    # Circles: a real circle (made through the served API); this browser has no rights over
+    # it, so its entry pages are refused and its edit link asks to be confirmed.
+    "web.circles": ("/circles", 200, "text/html"),
+    "web.circle": ("/circles/{circle}", 200, "text/html"),
+    "web.circle_qr": ("/circles/{circle}/qr/view.svg", 200, "image/svg+xml"),
+    "web.circle_join": ("/circles/{circle}/join/{circle_token}", 200, "text/html"),
+    "web.circle_new_game": ("/circles/{circle}/games/new", 403, "text/html"),
+    "web.circle_attach": ("/circles/{circle}/attach", 403, "text/html"),
+    "web.circle_member": ("/circles/{circle}/members/{member}", 200, "text/html"),
+    "web.circle_export_csv": ("/circles/{circle}/export.csv", 200, "text/csv"),
+    "web.circle_export_backup": ("/circles/{circle}/backup.json", 200, "application/json"),
+    "web.circle_restore": ("/circles/restore", 200, "text/html"),
+    "api_circles.get_circle": ("/api/v1/circles/{circle}", 200, "application/json"),
+    "api_circles.member": ("/api/v1/circles/{circle}/members/{member}", 200, "application/json"),
+    "export.circle_pdf": ("/circles/{circle}/table.pdf", 200, "application/pdf"),
 }
 """One GET for each GET endpoint of the app (the game is finished: the next deal's check
 has no deal to check, a clear 422)."""
@@ -276,9 +292,18 @@ def test_every_page_kind_answers_when_served(database_url: str, serve: Serve) ->
     server = serve(database_url)
     cookie = join_with_csrf(server, f"/games/{played.game_id}/join/{played.token}")
     assert cookie
+    status, made = call(server, "POST", "/api/v1/circles", {"name": "Club", "members": ["Rana"]})
+    assert status == 201, made
+    names = {
+        "id": played.game_id,
+        "token": played.token,
+        "circle": made["id"],
+        "circle_token": made["edit_token"],
+        "member": made["circle"]["members"][0]["id"],
+    }
     failures: list[Any] = []
     for endpoint, (template, expected, kind) in SMOKE_PATHS.items():
-        path = template.format(id=played.game_id, token=played.token)
+        path = template.format(**names)
         status, headers, body = get(server, path, cookie)
         if status != expected or not headers.get("content-type", "").startswith(kind):
             failures.append(
