@@ -22,7 +22,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from tests.browser.conftest import PHONE, join
-from tests.browser.phone import P, Deal, Thumb, assert_totals, engine_totals, enter_deal, fill, save
+from tests.browser.phone import Deal, P, Thumb, assert_totals, engine_totals, enter_deal, fill, save
 from tests.common import NAMES, C, D, K, Q, T
 
 pytestmark = pytest.mark.browser
