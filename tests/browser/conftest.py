@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from scorekeeper.extensions import db
 from tests.conftest import skip_or_fail
@@ -68,16 +68,34 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 
 @pytest.fixture
+def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """``contexts()``: a fresh phone with its own cookies (``contexts(**options)``: another
+    device; ``timeout_ms``: its default wait); all closed after the test."""
+    made: list[BrowserContext] = []
+
+    def new(timeout_ms: int = 10_000, **options: object) -> BrowserContext:
+        context = browser.new_context(**(options or PHONE))  # type: ignore[arg-type]
+        context.set_default_timeout(timeout_ms)
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page PNG of ``page`` to artifacts/screenshots/<name>.png."""
+    path = SCREENSHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture
 def shoot(phone: Page) -> Callable[[str], Path]:
-    """``shoot("home")`` saves a full-page PNG to artifacts/screenshots/home.png."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-
-    def take(name: str) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
-        phone.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
+    """``shoot("home")`` saves a full-page PNG of the phone to artifacts/screenshots/home.png."""
+    return lambda name: screenshot(phone, name)
 
 
 @pytest.fixture(scope="session")

@@ -7,65 +7,40 @@ Screenshots of the circle's pages in English and Arabic go to artifacts/screensh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import PHONE, SCREENSHOTS
+from scorekeeper.rules.captures import Captures
+from tests.browser.conftest import screenshot
+from tests.browser.phone import (
+    Deal,
+    P,
+    Thumb,
+    assert_fits,
+    assert_totals,
+    engine_totals,
+    enter_deal,
+    tap_and_load,
+)
+from tests.common import C, D, K, Q, T
 
 pytestmark = pytest.mark.browser
 
-WIDTH = 390
 MEMBERS = ["Rana", "Sami", "عمر", "Lina"]
-QUEEN_KEYS = ("qs", "qh", "qd", "qc")
 # One kingdom, king at seat 0, every contract alone, no card doubled. Per seat:
-#   trix 0,1,2,3 -> +200 +150 +100 +50; K♥ taken by seat 1 -> 0 −75 0 0;
-#   queens to 1,2,3,3 -> 0 −25 −25 −50; diamonds 1,2,3,7 -> −10 −20 −30 −70;
-#   tricks 1,2,3,7 -> −15 −30 −45 −105. Totals 175, 0, 0, −175: seat 0 wins.
+#   K♥ taken by seat 1 -> 0 −75 0 0; queens to 1,2,3,3 -> 0 −25 −25 −50;
+#   diamonds 1,2,3,7 -> −10 −20 −30 −70; tricks 1,2,3,7 -> −15 −30 −45 −105;
+#   trix 0,1,2,3 -> +200 +150 +100 +50. Totals 175, 0, 0, −175: seat 0 wins.
+SHORT_GAME = [
+    Deal(K, Captures(king_of_hearts=P(1))),
+    Deal(Q, Captures(queens=(P(1), P(2), P(3), P(3)))),
+    Deal(D, Captures(diamonds=(1, 2, 3, 7))),
+    Deal(C, Captures(tricks=(1, 2, 3, 7))),
+    Deal(T, Captures(trix_order=(0, 1, 2, 3))),
+]
 SEAT_0_WINS = 175
-
-
-@pytest.fixture
-def phones(browser: Browser) -> Iterator[Callable[[], Page]]:
-    """``new()``: a fresh phone (its own cookies); all closed afterwards."""
-    made: list[BrowserContext] = []
-
-    def new() -> Page:
-        context = browser.new_context(**PHONE)  # type: ignore[arg-type]
-        context.set_default_timeout(10_000)
-        made.append(context)
-        return context.new_page()
-
-    yield new
-    for context in made:
-        context.close()
-
-
-def tap_and_load(page: Page, target: Locator) -> None:
-    with page.expect_navigation():
-        target.tap()
-
-
-def tap_choice(page: Page, input_id: str) -> None:
-    page.locator(f"label:has(> #{input_id})").tap()
-    expect(page.locator(f"#{input_id}")).to_be_checked()
-
-
-def type_count(page: Page, input_id: str, value: int) -> None:
-    page.locator(f"#{input_id}").tap()
-    page.keyboard.type(str(value))
-
-
-def assert_fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= WIDTH, f"{page.url} is {width}px wide on a {WIDTH}px screen"
-
-
-def shoot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def create_circle(page: Page, base: str) -> str:
@@ -82,7 +57,7 @@ def create_circle(page: Page, base: str) -> str:
     return page.url
 
 
-def join(page: Page, edit_url: str) -> None:
+def join_circle(page: Page, edit_url: str) -> None:
     """Open the circle's edit link and take it (a button: a link alone changes nothing)."""
     page.goto(edit_url)
     tap_and_load(page, page.get_by_test_id("join-circle"))
@@ -108,36 +83,15 @@ def start_game(page: Page, circle_url: str, seats: list[str]) -> None:
 
 
 def play_short_game(page: Page) -> None:
-    """The five deals of :data:`SEAT_0_WINS`, each through its form."""
-
-    def contract(name: str, n: int) -> None:
+    """The five deals of :data:`SHORT_GAME`, each through its form; seat 0 wins."""
+    thumb = Thumb(page)
+    for n, deal in enumerate(SHORT_GAME, start=1):
         expect(page.get_by_test_id("game-status")).to_have_text(f"Deal {n} of 5")
-        tap_and_load(page, page.get_by_test_id(f"contract-{name}"))
-
-    def save(n: int) -> None:
-        tap_and_load(page, page.get_by_test_id("save-deal"))
-        expect(page.get_by_test_id("flash")).to_contain_text(f"Deal {n} recorded")
-
-    contract("king", 1)
-    tap_choice(page, "kh_taker-1")
-    tap_choice(page, "kh_doubled_by-none")
-    save(1)
-    contract("queens", 2)
-    for key, taker in zip(QUEEN_KEYS, (1, 2, 3, 3), strict=True):
-        tap_choice(page, f"{key}_taker-{taker}")
-    save(2)
-    for n, (name, field) in enumerate((("diamonds", "diamonds"), ("collections", "tricks")), 3):
-        contract(name, n)
-        for seat, count in enumerate((1, 2, 3)):
-            type_count(page, f"{field}-{seat}", count)
-        expect(page.locator(f"#{field}-3")).to_have_value("7")
-        save(n)
-    contract("trix", 5)
-    for seat in (0, 1, 2):
-        page.get_by_test_id(f"trix-tap-{seat}").tap()
-    expect(page.locator("#trix-3")).to_have_value("3")
-    save(5)
+        enter_deal(thumb, deal, f"Deal {n} recorded")
     expect(page.get_by_test_id("game-status")).to_have_text("Game over")
+    final = engine_totals(SHORT_GAME)
+    assert final == [SEAT_0_WINS, 0, 0, -SEAT_0_WINS]
+    assert_totals(page, final)
 
 
 def table_rows(page: Page) -> dict[str, tuple[str, str]]:
@@ -152,8 +106,10 @@ def table_rows(page: Page) -> dict[str, tuple[str, str]]:
     return out
 
 
-def test_a_circle_played_from_two_phones(live_server: str, phones: Callable[[], Page]) -> None:
-    first, second = phones(), phones()
+def test_a_circle_played_from_two_phones(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    first, second = contexts().new_page(), contexts().new_page()
     circle_url = create_circle(first, live_server)
     assert_fits(first)
     edit_url = first.get_by_test_id("circle-edit-url").inner_text().strip()
@@ -161,7 +117,7 @@ def test_a_circle_played_from_two_phones(live_server: str, phones: Callable[[], 
     # The second phone without the link sees the circle but cannot start a game in it.
     second.goto(circle_url)
     expect(second.get_by_test_id("circle-new-game")).to_have_count(0)
-    join(second, edit_url)
+    join_circle(second, edit_url)
 
     # Game 1 on the first phone: Rana (seat 0) wins.
     start_game(first, circle_url, MEMBERS)
@@ -185,7 +141,7 @@ def test_a_circle_played_from_two_phones(live_server: str, phones: Callable[[], 
         ["Hadi", "Rana", "Sami", "عمر", "Lina"]
     )
     assert_fits(first)
-    shoot(first, "circle-table-en")
+    screenshot(first, "circle-table-en")
 
     tap_and_load(first, first.get_by_test_id("member-link").filter(has_text="Rana"))
     expect(first.get_by_test_id("member-name")).to_contain_text("Rana")
@@ -197,17 +153,16 @@ def test_a_circle_played_from_two_phones(live_server: str, phones: Callable[[], 
     expect(head.locator("tr", has_text="Sami")).to_contain_text("2")
     expect(first.locator("svg.chart")).to_have_count(2)  # running total, per contract
     assert_fits(first)
-    shoot(first, "circle-player-en")
+    screenshot(first, "circle-player-en")
 
     # The same pages in Arabic: right to left.
     first.goto(circle_url + "?lang=ar")
     expect(first.locator("html")).to_have_attribute("dir", "rtl")
     assert table_rows(first)["Rana"] == ("2", "1")
     assert_fits(first)
-    shoot(first, "circle-table-ar")
+    screenshot(first, "circle-table-ar")
     tap_and_load(first, first.get_by_test_id("member-link").filter(has_text="عمر"))
     expect(first.get_by_test_id("stat-games")).to_have_text("2")
     expect(first.get_by_test_id("stat-wins")).to_have_text("0")
     assert_fits(first)
-    shoot(first, "circle-player-ar")
-    assert Path(SCREENSHOTS / "circle-player-ar.png").exists()
+    assert screenshot(first, "circle-player-ar").exists()

@@ -5,49 +5,23 @@ open all along, follows every deal without reloading."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from scorekeeper.extensions import db
+from scorekeeper.rules.captures import Captures
+from tests.browser.conftest import join
+from tests.browser.phone import Deal, P, Thumb, fill, form_url, save
+from tests.common import K
 from tests.web.api.test_events import kingdom
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SCREEN = {"viewport": {"width": 1280, "height": 720}}
 EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
 LIVE_MS = 8000  # the board polls every 3 s
-
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
-    app = make_app(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'night.sqlite'}", WTF_CSRF_ENABLED=True
-    )
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.engine.dispose()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    made: list[BrowserContext] = []
-
-    def new(**options: object) -> BrowserContext:
-        context = browser.new_context(**(options or PHONE))  # type: ignore[arg-type]
-        context.set_default_timeout(15_000)
-        made.append(context)
-        return context
-
-    yield new
-    for context in made:
-        context.close()
+WAIT_MS = 15_000
 
 
 def create_event(page: Page, base: str) -> str:
@@ -70,21 +44,20 @@ def draw(page: Page, number: int) -> list[str]:
     return [links.nth(i).get_attribute("href") or "" for i in range(2)]
 
 
-def play_table(phone: Page, edit_link: str) -> None:
+def play_table(phone: Page, base: str, edit_link: str) -> None:
     """The table's phone joins, records the King of Hearts on its page, the rest by the API."""
-    phone.goto(edit_link)
-    phone.get_by_test_id("join-yes").click()
-    game_url = phone.url.split("?")[0].split("#")[0]
     game_id, token = re.findall(r"/games/([^/]+)/join/([^/?#]+)", edit_link)[0]
+    join(phone, base, game_id, token)
     deals = kingdom()
-    phone.goto(f"{game_url}/deals/new?contracts=king")
     taker = deals[1]["captures"]["king_of_hearts"]["taker"]
-    phone.check(f"#kh_taker-{taker}")
-    phone.get_by_test_id("save-deal").click()
-    expect(phone.get_by_test_id("flash")).to_contain_text("recorded")
+    king = Deal(K, Captures(king_of_hearts=P(taker)))
+    phone.goto(form_url(f"{base}/games/{game_id}", king))
+    thumb = Thumb(phone)
+    fill(thumb, king)
+    save(thumb, "recorded")
     for body in [deals[0], *deals[2:]]:
         answer = phone.request.post(
-            f"{game_url.split('/games/')[0]}/api/v1/games/{game_id}/deals",
+            f"{base}/api/v1/games/{game_id}/deals",
             data=body,
             headers={"Authorization": f"Bearer {token}"},
         )
@@ -99,16 +72,16 @@ def board_points(board: Page) -> list[str]:
 def test_a_two_round_club_night_with_the_board_open(
     live_server: str, contexts: Callable[..., BrowserContext]
 ) -> None:
-    director = contexts().new_page()
+    director = contexts(WAIT_MS).new_page()
     event_url = create_event(director, live_server)
     links = draw(director, 1)
-    board = contexts(**SCREEN).new_page()
+    board = contexts(WAIT_MS, **SCREEN).new_page()
     board.goto(f"{event_url}/board")
     expect(board.get_by_test_id("board-standings")).to_be_visible()
     board.evaluate("window.stillTheSamePage = true")
     assert set(board_points(board)) == {"0"}
     for link in links:
-        play_table(contexts().new_page(), link)
+        play_table(contexts(WAIT_MS).new_page(), live_server, link)
     board.wait_for_function(
         "() => [...document.querySelectorAll("
         "'[data-testid=board-standings-table] tbody tr td:nth-child(3)')]"
@@ -126,7 +99,7 @@ def test_a_two_round_club_night_with_the_board_open(
         timeout=LIVE_MS,
     )
     for link in second:
-        play_table(contexts().new_page(), link)
+        play_table(contexts(WAIT_MS).new_page(), live_server, link)
     director.get_by_test_id("close-event").click()
     expect(director.get_by_test_id("event-closed")).to_be_visible()
     standings = director.get_by_test_id("standings").locator("tbody tr")

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from tests.browser.conftest import PHONE, join
+from tests.browser.phone import cell, tap_and_load, total_of
 from tests.common import NAMES
 
 pytestmark = pytest.mark.browser
@@ -75,8 +76,7 @@ def test_one_tap_gives_all_thirteen_to_one_player(form: tuple[Page, str]) -> Non
     for seat, count in enumerate([0, 0, 13, 0]):
         expect(page.locator(f"#diamonds-{seat}")).to_have_value(str(count))
     expect(page.get_by_test_id("save-deal")).to_be_enabled()
-    with page.expect_navigation():
-        page.get_by_test_id("save-deal").tap()
+    tap_and_load(page, page.get_by_test_id("save-deal"))
     expect(page.get_by_test_id("flash")).to_contain_text("Deal 1 recorded")
 
 
@@ -85,18 +85,17 @@ def test_r4_a_doubled_queen_asks_for_its_holder(form: tuple[Page, str]) -> None:
     page.goto(url + "?contracts=queens")
     holder = page.get_by_test_id("qh-doubled")
     expect(holder).to_be_hidden()
-    page.locator("label:has(> #qh_doubled)").tap()
+    cell(page, "qh_doubled").tap()
     expect(holder).to_be_visible()
-    page.locator("label:has(> #qh_doubled_by-3)").tap()
-    page.locator("label:has(> #qh_doubled)").tap()  # switched off: the holder is forgotten
+    cell(page, "qh_doubled_by-3").tap()
+    cell(page, "qh_doubled").tap()  # switched off: the holder is forgotten
     expect(holder).to_be_hidden()
     expect(page.locator("#qh_doubled_by-3")).not_to_be_checked()
-    page.locator("label:has(> #qh_doubled)").tap()
-    page.locator("label:has(> #qh_doubled_by-3)").tap()
+    cell(page, "qh_doubled").tap()
+    cell(page, "qh_doubled_by-3").tap()
     for key, seat in zip(("qs", "qh", "qd", "qc"), range(4), strict=True):
-        page.locator(f"label:has(> #{key}_taker-{seat})").tap()
-    with page.expect_navigation():
-        page.get_by_test_id("save-deal").tap()
+        cell(page, f"{key}_taker-{seat}").tap()
+    tap_and_load(page, page.get_by_test_id("save-deal"))
     expect(page.get_by_test_id("flash")).to_contain_text("Deal 1 recorded")
-    expect(page.get_by_test_id("total-1").locator(".total-score")).to_have_text("−50")
-    expect(page.get_by_test_id("total-3").locator(".total-score")).to_have_text("0")
+    expect(total_of(page, 1)).to_have_text("−50")
+    expect(total_of(page, 3)).to_have_text("0")

@@ -25,18 +25,13 @@ from scorekeeper.rules.deals import random_revoke_deal
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.trickplay import trick_winner
 from scorekeeper.store import games as services
+from tests.browser.phone import assert_fits
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 KING_ONLY_HEART = "KH AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
-WIDTH = 390
 Shoot = Callable[[str], Path]
-
-
-def assert_fits(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= WIDTH, f"{page.url} is {width}px wide on a {WIDTH}px screen"
 
 
 def tap_hand(page: Page, seat: int, hand: int) -> None:

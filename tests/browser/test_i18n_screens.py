@@ -27,11 +27,11 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.conftest import screenshot
+from tests.browser.phone import WIDTH
 
 pytestmark = pytest.mark.browser
 
-WIDTH = 390
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "i18n"
 NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]
 FITS = """() => {
   const width = window.innerWidth, outside = [];
@@ -68,18 +68,13 @@ def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-def shoot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
 def check_page(page: Page, lang: str, name: str) -> None:
     """Right direction, nothing wider than the phone, and a screenshot."""
     direction = "rtl" if lang == "ar" else "ltr"
     assert page.evaluate("document.documentElement.dir") == direction, page.url
     assert page.evaluate("document.documentElement.lang") == lang, page.url
     fits = page.evaluate(FITS)
-    shoot(page, f"{name}-{lang}")
+    screenshot(page, f"i18n/{name}-{lang}")
     assert fits["scrollWidth"] <= WIDTH, f"{page.url} ({lang}) is {fits['scrollWidth']}px wide"
     assert not fits["outside"], f"{page.url} ({lang}): outside the screen: {fits['outside'][:8]}"
 

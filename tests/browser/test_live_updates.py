@@ -8,49 +8,19 @@ banner instead, and what was typed stays.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from scorekeeper.extensions import db
+from scorekeeper.rules.captures import Captures
+from tests.browser.phone import Deal, P, Thumb, fill, form_url, save, total_of
+from tests.common import NAMES, K
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
 LIVE_DEADLINE_MS = 2000
-
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
-    """The app on a SQLite file (WAL, as in production), CSRF on as a browser meets it."""
-    app = make_app(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'live.sqlite'}", WTF_CSRF_ENABLED=True
-    )
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.engine.dispose()
-
-
-@pytest.fixture
-def contexts(browser: Browser) -> Iterator[Callable[[], BrowserContext]]:
-    """``new()``: a fresh phone (its own cookies); all closed afterwards."""
-    made: list[BrowserContext] = []
-
-    def new() -> BrowserContext:
-        context = browser.new_context(**PHONE)  # type: ignore[arg-type]
-        context.set_default_timeout(10_000)
-        made.append(context)
-        return context
-
-    yield new
-    for context in made:
-        context.close()
 
 
 def start_game(page: Page, base: str) -> str:
@@ -65,10 +35,12 @@ def start_game(page: Page, base: str) -> str:
 
 
 def record_king(page: Page, game_url: str, taker: int) -> None:
-    page.goto(f"{game_url}/deals/new?contracts=king")
-    page.check(f"#kh_taker-{taker}")
-    page.get_by_test_id("save-deal").click()
-    expect(page.get_by_test_id("flash")).to_contain_text("recorded")
+    """Record a K♥ taken by ``taker`` through its form."""
+    king = Deal(K, Captures(king_of_hearts=P(taker)))
+    page.goto(form_url(game_url, king))
+    thumb = Thumb(page)
+    fill(thumb, king)
+    save(thumb, "recorded")
 
 
 def watch(page: Page, game_url: str) -> None:
@@ -84,7 +56,7 @@ def test_a_deal_recorded_on_one_phone_appears_on_the_other(
     editor, viewer = contexts().new_page(), contexts().new_page()
     game_url = start_game(editor, live_server)
     watch(viewer, game_url)
-    sami = viewer.get_by_test_id("total-1").locator(".total-score")
+    sami = total_of(viewer, 1)
     expect(sami).to_have_text("0")
     record_king(editor, game_url, taker=1)
     saved = time.monotonic()
@@ -149,7 +121,7 @@ def test_backup_downloaded_on_one_phone_is_restored_on_another(
     other.get_by_test_id("import-submit").click()
     expect(other.get_by_test_id("flash")).to_contain_text("restored")
     assert other.url != game_url and "/games/" in other.url
-    expect(other.get_by_test_id("total-3").locator(".total-score")).to_have_text("−75")
+    expect(total_of(other, 3)).to_have_text("−75")
     expect(other.get_by_test_id("choose-contract")).to_be_visible()  # this phone may edit
 
 

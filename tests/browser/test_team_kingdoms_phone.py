@@ -6,17 +6,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.phone import Thumb, tap_and_load, tap_choice, tap_preset
 from tests.common import NAMES
 
 pytestmark = pytest.mark.browser
 
 
 def test_r9_5_team_kingdom_controls_follow_the_partnership(live_server: str, phone: Page) -> None:
-    page = phone
+    page, thumb = phone, Thumb(phone)
     page.goto(live_server + "/games/new")
     for seat, name in enumerate(NAMES):
         page.get_by_test_id(f"player-{seat}").fill(name)
-    page.locator("label:has(> #first_king-0)").tap()
+    tap_choice(thumb, "first_king-0")
     page.get_by_test_id("more-rules").locator("summary").tap()
     team = page.get_by_test_id("rule-team_kingdoms")
     expect(team).to_be_hidden()
@@ -24,10 +25,9 @@ def test_r9_5_team_kingdom_controls_follow_the_partnership(live_server: str, pho
     expect(team).to_be_visible()
     page.get_by_test_id("rule-partnership").select_option("off")
     expect(team).to_be_hidden()
-    page.locator("label:has(> [data-testid=preset-team_kingdoms])").tap()
+    tap_preset(thumb, "team_kingdoms")
     expect(team).to_be_visible()
     expect(team).to_have_value("on")
-    with page.expect_navigation():
-        page.get_by_test_id("start-game").tap()
+    tap_and_load(page, page.get_by_test_id("start-game"))
     expect(page.get_by_test_id("kingdom-team")).to_contain_text(f"{NAMES[0]} & {NAMES[2]}")
     expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 10")

@@ -12,37 +12,22 @@ totals are the engine's own scores of what was entered (R3–R7, R11)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, expect
 
-from scorekeeper.rules.captures import Capture, Captures
-from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.scoring import score_deal
 from scorekeeper.store import games as services
 from tests.browser.conftest import PHONE, join
+from tests.browser.phone import Deal, P, Thumb, assert_totals, engine_totals, enter_deal, fill, save
 from tests.common import NAMES, C, D, K, Q, T
 
 pytestmark = pytest.mark.browser
 
 MAX_TAPS, MAX_KEYS = 90, 25
-QUEEN_KEYS = ("qs", "qh", "qd", "qc")
-ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
-
-
-def P(taker: int, doubled_by: int | None = None) -> Capture:  # noqa: N802  (reads like a card)
-    return Capture(taker, doubled_by)
-
-
-@dataclass(frozen=True)
-class Deal:
-    contract: Contract
-    captures: Captures
-
 
 DEALS = [
     # Kingdom 1: Rana is king.
@@ -73,95 +58,6 @@ DEALS = [
 MISTAKE_AT, MISTAKEN_TAKER = 12, 1
 
 
-@dataclass
-class Thumb:
-    """The player's thumb and keyboard on ``page``, counting what they do."""
-
-    page: Page
-    taps: int = 0
-    keys: int = 0
-    scrolls: int = 0
-    log: list[str] = field(default_factory=list)
-
-    def tap(self, target: Locator, loads: bool = False) -> None:
-        expect(target).to_be_visible()
-        if not on_screen(target):
-            self.scrolls += 1
-            target.scroll_into_view_if_needed()
-        self.taps += 1
-        if loads:
-            with self.page.expect_navigation():
-                target.tap()
-        else:
-            target.tap()
-
-    def type(self, text: str) -> None:
-        self.keys += len(text)
-        self.page.keyboard.type(text)
-
-
-def on_screen(target: Locator) -> bool:
-    return bool(
-        target.evaluate(
-            "e => { const r = e.getBoundingClientRect();"
-            " return r.top >= 0 && r.bottom <= window.innerHeight; }"
-        )
-    )
-
-
-def totals(deals: Sequence[Deal]) -> list[int]:
-    out = [0, 0, 0, 0]
-    for deal in deals:
-        scores = score_deal(RuleSet(), [deal.contract], deal.captures, NAMES)
-        out = [a + b for a, b in zip(out, scores, strict=True)]
-    return out
-
-
-def assert_totals(page: Page, expected: Sequence[int]) -> None:
-    for seat, value in enumerate(expected):
-        shown = page.get_by_test_id(f"total-{seat}").locator(".total-score").inner_text()
-        assert shown.translate(ISOLATES) == str(value).replace("-", "−"), (seat, shown)
-
-
-def cell(page: Page, input_id: str) -> Locator:
-    return page.locator(f"label:has(> #{input_id})")
-
-
-def fill_card(thumb: Thumb, key: str, capture: Capture) -> None:
-    thumb.tap(cell(thumb.page, f"{key}_taker-{capture.taker}"))
-    if capture.doubled_by is not None:
-        thumb.tap(cell(thumb.page, f"{key}_doubled"))
-        thumb.tap(cell(thumb.page, f"{key}_doubled_by-{capture.doubled_by}"))
-
-
-def fill_counts(thumb: Thumb, name: str, counts: Sequence[int]) -> None:
-    page = thumb.page
-    if 13 in counts:
-        thumb.tap(page.get_by_test_id(f"{name}-all-{counts.index(13)}"))
-    else:
-        thumb.tap(page.locator(f"#{name}-0"))
-        for seat, count in enumerate(counts[:3]):  # the cursor moves on; the last box fills
-            thumb.type(str(count))
-            if count == 1 and seat < 2:  # "1" could still become 10–13: tap the next box
-                thumb.tap(page.locator(f"#{name}-{seat + 1}"))
-    for seat, count in enumerate(counts):
-        expect(page.locator(f"#{name}-{seat}")).to_have_value(str(count))
-
-
-def fill(thumb: Thumb, deal: Deal) -> None:
-    caps = deal.captures
-    if caps.king_of_hearts is not None:
-        fill_card(thumb, "kh", caps.king_of_hearts)
-    for key, queen in zip(QUEEN_KEYS, caps.queens or (), strict=False):
-        fill_card(thumb, key, queen)
-    if caps.diamonds is not None:
-        fill_counts(thumb, "diamonds", caps.diamonds)
-    if caps.tricks is not None:
-        fill_counts(thumb, "tricks", caps.tricks)
-    for seat in (caps.trix_order or ())[:3]:  # the last one out is whoever is left
-        thumb.tap(thumb.page.get_by_test_id(f"trix-tap-{seat}"))
-
-
 def play(thumb: Thumb) -> None:
     page = thumb.page
     played: list[Deal] = []
@@ -169,16 +65,14 @@ def play(thumb: Thumb) -> None:
         entered = deal
         if n == MISTAKE_AT:
             entered = Deal(K, Captures(king_of_hearts=P(MISTAKEN_TAKER)))
-        thumb.tap(page.get_by_test_id(f"contract-{deal.contract.value}"), loads=True)
-        fill(thumb, entered)
-        thumb.tap(page.get_by_test_id("save-deal"), loads=True)
-        assert_totals(page, totals([*played, entered]))
+        enter_deal(thumb, entered)
+        assert_totals(page, engine_totals([*played, entered]))
         if n == MISTAKE_AT:  # the table notices at once: Edit, the right taker, Save
             thumb.tap(page.get_by_test_id("latest-edit"), loads=True)
             fill(thumb, deal)
-            thumb.tap(page.get_by_test_id("save-deal"), loads=True)
+            save(thumb)
         played.append(deal)
-        assert_totals(page, totals(played))
+        assert_totals(page, engine_totals(played))
     expect(page.get_by_test_id("final-standings")).to_be_visible()
 
 
