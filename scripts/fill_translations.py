@@ -8,6 +8,7 @@ plural msgid maps each language to a list, one text per plural form). Run
 ``bash scripts/extract_messages.sh`` first, so that the new msgids are in the .po
 files; the msgids still untranslated are listed, per language, at the end.
 """
+
 from __future__ import annotations
 
 import json

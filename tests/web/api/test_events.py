@@ -147,9 +147,7 @@ def test_an_event_for_a_circle_with_a_new_name_adds_the_member_when_drawn(
 
 
 @pytest.mark.parametrize("players", [[], EIGHT])
-def test_an_event_for_an_unknown_circle_is_404(
-    client: FlaskClient, players: list[str]
-) -> None:
+def test_an_event_for_an_unknown_circle_is_404(client: FlaskClient, players: list[str]) -> None:
     body = {"name": "N", "players": players, "circle": "abcdefgh12345678"}
     response = client.post(f"{API}/events", json=body)
     assert response.status_code == 404
