@@ -192,7 +192,7 @@ def distribution(name: str, timings: list[Timing], target: float | None) -> None
     print(
         f"{name:<20} n={len(timings):<3} median {median:6.3f} s (cpu {cpu:6.3f})  p90 {p90:6.3f} s"
         f"  max {seconds[-1]:6.3f} s  nodes median {statistics.median(nodes):>9,.0f}"
-        f"  max {nodes[-1]:>10,}  decided {done}/{len(timings)}{met}"
+        f"  max {nodes[-1]:>10,}  sum {sum(nodes):>11,}  decided {done}/{len(timings)}{met}"
     )
 
 
