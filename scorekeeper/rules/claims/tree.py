@@ -3,10 +3,10 @@
 The value of a position is the claimant's score *from here on*: the tricks
 still to be won, the current one included. So a table entry does not depend
 on the path to its position, and the table is keyed on the hands squeezed to
-relative ranks (:func:`.partition.parts`) at the start of each trick.
-The fourth card of a trick looks at its choices' entries first (enhanced
-transposition cut-offs), and a trick's start is settled at once when no trick
-can change hands any more (quick bounds, :mod:`.quick`).
+relative ranks (:func:`.partition.parts`) at the start of each trick; each
+entry also serves every position alike in the ranks that mattered to it
+(partition search, :mod:`.partition`). A trick's start is settled at once
+when no trick can change hands any more (quick bounds, :mod:`.quick`).
 
 Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
 rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
@@ -91,7 +91,6 @@ class TrickTree(MoveOrder, QuickBounds):
         self.leader, self.seat, self.deadline = leader, seat, deadline
         self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
         self.nodes = 0
-        self.trick_cards: list[int] = []
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.squeezed: dict[int, Squeezed] = {}
         self.rel = 0
@@ -395,15 +394,9 @@ class TrickTree(MoveOrder, QuickBounds):
         breaks = self.lead_mode == 2 and not broken and suit != Suit.HEARTS
         maximise = player == seat
         best = -INFINITY if maximise else INFINITY
-        self.trick, self.trick_cards = [], trick
+        self.trick = []
         followed = (SUIT_OF[trick[1]] == suit) + (SUIT_OF[trick[2]] == suit)
         plain, rel = hand & ~self.apart, 0
-        if len(moves) > 1 and self.use_table:
-            cut = self._known_cut(player, hand, moves, a, b, top, top_seat, win3, lose3, breaks)
-            if cut is not None:
-                hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
-                self.rel = self._closing_rel(self.rel, cut[1], top, followed, plain, rem)
-                return cut[0]
         for card in moves:
             winner = player if SUIT_OF[card] == suit and card > top else top_seat
             delta = win3 + win[card] if winner == seat else lose3 + lose[card]
@@ -449,52 +442,6 @@ class TrickTree(MoveOrder, QuickBounds):
             if not other or t & -t < other & -other:
                 r |= 1 << card
         return r
-
-    def _known_cut(
-        self,
-        player: int,
-        hand: int,
-        moves: list[int],
-        a: int,
-        b: int,
-        top: int,
-        top_seat: int,
-        win3: int,
-        lose3: int,
-        breaks: bool,
-    ) -> tuple[int, int] | None:
-        """A fourth card whose next trick the table already knows to cut off, if any:
-        the value and the card (:attr:`rel` the region it stood on).
-
-        Looking at every choice's table entry before searching the first one
-        finds a cut-off that the order of the moves would have reached late.
-        """
-        trick, hands, seat = self.trick_cards, self.hands, self.seat
-        suit = SUIT_OF[trick[0]]
-        for card in moves:
-            winner = player if SUIT_OF[card] == suit and card > top else top_seat
-            delta = win3 + self.win[card] if winner == seat else lose3 + self.lose[card]
-            hands[player] = hand ^ 1 << card
-            if breaks:
-                self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
-            entry = self._entry(winner)
-            if entry is not None:
-                if player == seat and delta + entry[0] >= b:
-                    self.rel = region_cards(self._in_play(), entry[3])
-                    return delta + entry[0], card
-                if player != seat and delta + entry[1] <= a:
-                    self.rel = region_cards(self._in_play(), entry[3])
-                    return delta + entry[1], card
-        return None
-
-    def _entry(self, leader: int) -> tuple[int, int, int, int] | None:
-        """The table entry of the next trick's start with ``leader`` to lead, if any."""
-        h0, h1, h2, h3 = self.hands
-        raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
-        squeezed = self.squeezed.get(raw)
-        if squeezed is None:
-            return None
-        return self.table.get(squeezed[0] << 3 | leader << 1 | self.broken)
 
     def _winning(self, trick: list[int]) -> tuple[int, int]:
         """The card winning the trick so far and its seat."""
