@@ -78,8 +78,9 @@ def region_mask(rem: int, kpack: int) -> int:
 
 
 def parts(h0: int, h1: int, h2: int, rem: int, special: int) -> tuple[int, int, int, int]:
-    """(bucket, s0, s1, s2): suit lengths of each hand and the special cards' places among
-    the cards in play, then the first three hands squeezed to relative ranks, suit by suit
+    """(bucket, s0, s1, s2): suit lengths of each hand, the special cards' places among
+    the cards in play and which they are, then the first three hands squeezed to relative
+    ranks, suit by suit
     (13 bits each; seat 3 holds the rest). Two positions alike up to rank give the same.
 
     >>> from scorekeeper.rules.cards import Card, hand_mask
@@ -105,4 +106,6 @@ def parts(h0: int, h1: int, h2: int, rem: int, special: int) -> tuple[int, int, 
         if d:
             d = low[rl | d & 127] | high[rh | d >> 7] << up
         bucket = bucket << 13 | d
-    return bucket, s0, s1, s2
+    # Which special cards are still in play, too: their places alone would not tell the
+    # K♥ from the Q♥ (both special in King and Queens together, worth different scores).
+    return bucket << 52 | rem & special, s0, s1, s2

@@ -2,10 +2,11 @@
 
 32 seeded positions of 6 to 8 cards per hand (6, 7, 7, 8), four per rule set of the
 speed-up tests; the values were computed by the search before partition search
-(the engine as of "scripts/fill_translations.py", 9a346a6), so any speed-up
-that changed an answer fails here. Each position: the exact value, the
-verdict at 0, the claim of the exact value holds and one point more fails,
-with a defeating line that, replayed, keeps the claimant below it.
+(the engine as of "scripts/fill_translations.py", 9a346a6) and agree with the
+search without its table, so any speed-up that changed an answer fails here.
+Each position: the exact value, the verdict at 0, the claim of the exact
+value holds and one point more fails, with a defeating line that, replayed,
+keeps the claimant below it.
 """
 
 from __future__ import annotations
