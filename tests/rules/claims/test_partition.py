@@ -16,6 +16,8 @@ from scorekeeper.rules.cards import Card, hand_mask
 from scorekeeper.rules.claims.core import ALL_ON, mtd
 from scorekeeper.rules.claims.partition import parts, region, region_cards, region_mask
 from scorekeeper.rules.claims.search import trick_search
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
+from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
 from tests.rules.test_claims import random_position, solve
 from tests.rules.test_claims_speedups import SETUPS, memo_minimax
 
@@ -40,6 +42,36 @@ def test_r10_partition_search_agrees_with_minimax(
             for options in (ALL_ON, NO_PARTITION, replace(ALL_ON, ordering=False)):
                 result = solve(pos, seat, claim, options=options)
                 assert (result.guaranteed, result.holds) == (exact, exact >= claim), options
+
+
+K, Q, C = Contract.KING, Contract.QUEENS, Contract.COLLECTIONS
+ANY = Combination.ANY
+TWO_SPECIAL_HEARTS = [  # R9.6: the K♥ and the Q♥ both special, doubled or not (R9.1)
+    ("r9_6_all_four", RuleSet(combination=ANY), TRICK_CONTRACTS),
+    ("r9_6_king_queens", RuleSet(combination=ANY), (K, Q)),
+    ("r9_6_king_queens_penalty_discard", RuleSet(combination=ANY, penalty_discard=True), (K, Q)),
+    ("r9_8_inverted_king_queens", RuleSet(combination=ANY, inverted=True), (K, Q)),
+    (
+        "r3_hearts_broken_king_queens_collections",
+        RuleSet(combination=ANY, heart_lead=HeartLead.BROKEN),
+        (K, Q, C),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "rules", "contracts"), TWO_SPECIAL_HEARTS, ids=[s[0] for s in TWO_SPECIAL_HEARTS]
+)
+def test_r9_6_two_special_hearts_agree_with_minimax(
+    name: str, rules: RuleSet, contracts: tuple
+) -> None:
+    rng = random.Random(f"two special hearts {name}")
+    for cards in (3, 4, 4, 5):
+        pos = random_position(rng, rules, contracts, cards, mid=rng.random() < 0.3)
+        seat = rng.randrange(4)
+        exact = memo_minimax(pos, seat)
+        for options in (ALL_ON, NO_PARTITION, replace(ALL_ON, table=False)):
+            assert solve(pos, seat, None, options=options).guaranteed == exact, options
 
 
 @pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
