@@ -215,6 +215,11 @@ def distribution(name: str, timings: list[Timing], target: float | None) -> None
     )
 
 
+def _timing(timing: Timing) -> str:
+    done = "" if timing.done else " (not decided)"
+    return f"{timing.seconds:6.3f} s {timing.nodes:>9,} nodes{done}"
+
+
 def whole(
     count: int, limit: float, verbose: bool, options: SearchOptions, cards: int, budget: int = 0
 ) -> None:
@@ -228,8 +233,8 @@ def whole(
         at_value.append(verdict(fresh, value, limit) if value is not None else value_timing)
         if verbose:
             print(
-                f"deal {n:>2}: value {value}  claim 0 {zero[-1].seconds:6.3f} s"
-                f"  exact {values[-1].seconds:6.3f} s  claim value {at_value[-1].seconds:6.3f} s",
+                f"deal {n:>2}: value {value}  claim 0 {_timing(zero[-1])}"
+                f"  exact {_timing(values[-1])}  claim value {_timing(at_value[-1])}",
                 flush=True,
             )
     off = [name for name, on in vars(options).items() if not on]
