@@ -449,15 +449,15 @@ def deck_without(text: str) -> int:
 
 
 def test_positions_alike_up_to_rank_share_a_table_key() -> None:
-    from scorekeeper.rules.claims.bits import squeezed_key
+    from scorekeeper.rules.claims.partition import parts
 
     # The 2♠ gone and the 3♠ held, or the other way round: the same game from here.
     a = [mask("3S AH"), mask("4S KH"), mask("5S QH"), mask("6S JH")]
     b = [mask("2S AH"), mask("4S KH"), mask("5S QH"), mask("6S JH")]
     rem_a, rem_b = (h[0] | h[1] | h[2] | h[3] for h in (a, b))
-    assert squeezed_key(*a[:3], rem_a, 0, ()) == squeezed_key(*b[:3], rem_b, 0, ())
+    assert parts(*a[:3], rem_a, 0) == parts(*b[:3], rem_b, 0)
     c = [mask("4S AH"), mask("3S KH"), mask("5S QH"), mask("6S JH")]
-    assert squeezed_key(*c[:3], rem_a, 0, ()) != squeezed_key(*a[:3], rem_a, 0, ())
+    assert parts(*c[:3], rem_a, 0) != parts(*a[:3], rem_a, 0)
 
 
 @pytest.mark.parametrize(

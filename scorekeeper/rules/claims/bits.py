@@ -1,4 +1,4 @@
-"""Bit-set helpers of the claim search: card lists, equivalent cards, rank-squeezed keys.
+"""Bit-set helpers of the claim search: card lists, equivalent cards, squeezing to relative ranks.
 
 A hand is a 52-bit set, card index ``suit * 13 + rank - 2`` (:mod:`.cards`).
 
@@ -18,6 +18,9 @@ from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS
 
 __all__ = [
     "NOT_ACES",
+    "PEXT_HIGH",
+    "PEXT_LOW",
+    "POP7",
     "RANK",
     "SUIT_MASK_OF",
     "SUIT_OF",
@@ -25,7 +28,6 @@ __all__ = [
     "cards",
     "place_of",
     "representatives",
-    "squeezed_key",
     "to_front",
 ]
 
@@ -45,10 +47,12 @@ def _pext(bits: int, mask: int) -> int:
     return out
 
 
-# pext of a suit's 13 bits in two table look-ups: the low 7 bits, then the high 6.
-_LOW = tuple(_pext(h, r) for r in range(128) for h in range(128))
-_HIGH = tuple(_pext(h, r) for r in range(64) for h in range(64))
-_POP = tuple(r.bit_count() for r in range(128))
+# pext of a suit's 13 bits in two table look-ups: the low 7 bits, then the high 6
+# (PEXT_LOW[in play low 7 << 7 | bits low 7] | PEXT_HIGH[in play high 6 << 6 | bits high 6]
+# << POP7[in play low 7]).
+PEXT_LOW = tuple(_pext(h, r) for r in range(128) for h in range(128))
+PEXT_HIGH = tuple(_pext(h, r) for r in range(64) for h in range(64))
+POP7 = tuple(r.bit_count() for r in range(128))
 
 
 def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
@@ -100,43 +104,3 @@ def representatives(hand: int, legal: int, rem: int, special: int) -> int:
     played = (FULL_DECK ^ rem) & NOT_ACES
     plain = hand & ~special
     return legal & ~((played + ((plain & NOT_ACES) << 1)) & plain)
-
-
-def squeezed_key(
-    h0: int, h1: int, h2: int, rem: int, special: int, special_shifts: tuple[int, ...]
-) -> int:
-    """The position up to rank equivalence: each suit's cards in play, squeezed together.
-
-    Two positions that differ only in which low cards are gone play alike,
-    so they share a table entry. Seat 3's cards are the rest; special cards
-    (the K♥, queens) are squeezed too, which keeps their place in the suit.
-    """
-    low, high, pop = _LOW, _HIGH, _POP
-    key = 0
-    for shift in (0, 13, 26, 39):
-        r = rem >> shift & 0x1FFF
-        if not r:  # each suit's count comes last, so an empty suit needs only its count
-            key <<= 4
-            continue
-        rl, rh, up = (r & 127) << 7, (r >> 7) << 6, pop[r & 127]
-        a, b, c = h0 >> shift & 0x1FFF, h1 >> shift & 0x1FFF, h2 >> shift & 0x1FFF
-        key = (
-            (
-                (
-                    (key << 13 | low[rl | a & 127] | high[rh | a >> 7] << up) << 13
-                    | low[rl | b & 127]
-                    | high[rh | b >> 7] << up
-                )
-                << 13
-                | low[rl | c & 127]
-                | high[rh | c >> 7] << up
-            )
-            << 4
-        ) | r.bit_count()
-    for shift in special_shifts:
-        r = rem >> shift & 0x1FFF
-        d = special >> shift & r
-        key = (
-            key << 13 | low[(r & 127) << 7 | d & 127] | high[(r >> 7) << 6 | d >> 7] << pop[r & 127]
-        )
-    return key

@@ -58,6 +58,8 @@ class SearchOptions:
     """Try first the cards the contract makes likely best."""
     verdict_first: bool = True
     """Decide the claim with one null-window search before the exact value is searched for."""
+    partition: bool = True
+    """Share table bounds among positions alike in the ranks that mattered (needs ``table``)."""
 
 
 ALL_ON = SearchOptions()

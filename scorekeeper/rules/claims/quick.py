@@ -42,6 +42,7 @@ class QuickBounds:
     win_cards: int
     lose_cards: int
     trick_value: int
+    rel: int
 
     def _settled(self, hands: list[int], rem: int, leader: int) -> int | None:
         """The value when no trick can change hands any more, else None (quick bounds).
@@ -50,6 +51,9 @@ class QuickBounds:
         of that suit: every lead of his wins, so he takes every trick. Off lead
         (:meth:`_ducks_all`), or on lead with a card they must beat
         (:meth:`_loses_lead`): he can take none, the most he can hope for.
+        Sets :attr:`rel` (:mod:`.partition`): his lowest card of each suit when
+        he takes all (the others' cards below it may be anywhere), else the
+        whole of each suit he holds (his suits' low cards decide the ducking).
         """
         mine = hands[self.seat]
         theirs = rem ^ mine
@@ -57,12 +61,14 @@ class QuickBounds:
             if self._takes_all(mine, theirs):
                 win = self.win
                 tricks = (rem.bit_count() + 3) >> 2
+                self.rel = sum(mine & suit & -(mine & suit) for suit in SUIT_MASKS)
                 return self.trick_value * tricks + sum(win[c] for c in cards(rem & self.win_cards))
             if not self.avoid or not self._loses_lead(mine, theirs):
                 return None
         elif not self.avoid or not self._ducks_all(mine, theirs):
             return None  # under R9.8 he wants tricks: that he could duck them all is no value
         lose = self.lose
+        self.rel = sum(rem & suit & -(rem & suit) for suit in SUIT_MASKS if mine & suit)
         return sum(lose[c] for c in cards(rem & self.lose_cards))
 
     @staticmethod

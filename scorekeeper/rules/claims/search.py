@@ -5,14 +5,17 @@ others, together, minimise it. :func:`solve_claim` decides the claim, finds
 the exact value and, when the claim fails, walks out a defeating line.
 
 The pieces: :mod:`.weights` (what each card is worth to the claimant),
-:mod:`.bits` (equivalent cards, rank-squeezed table keys),
-:mod:`.order` (move ordering), :mod:`.tree` (the alpha-beta
-search) and :mod:`.core` (the driver: null window, MTD(f), deadline).
+:mod:`.bits` (equivalent cards), :mod:`.partition` (rank-squeezed table
+keys, partitions), :mod:`.order` (move ordering), :mod:`.quick` (quick
+bounds), :mod:`.tree` (the alpha-beta search) and :mod:`.core` (the driver:
+null window, MTD(f), deadline).
 Speed comes from bit sets, from playing equivalent cards as one (cards of a
 suit in one hand with nothing but played cards between them, unless they
 score differently), from move ordering, from cheap bounds (what is still to
 score; no trick can change hands any more) and from a table of bounds at the
-start of each trick. Each can be switched off (:class:`~.core.SearchOptions`).
+start of each trick, shared by all positions alike in the ranks that mattered
+(partition search, :mod:`.partition`). Each can be switched off
+(:class:`~.core.SearchOptions`).
 
 >>> from scorekeeper.rules.cards import hand_mask, parse_cards
 >>> def hand(text): return hand_mask(parse_cards(text.split()))

@@ -3,10 +3,10 @@
 The value of a position is the claimant's score *from here on*: the tricks
 still to be won, the current one included. So a table entry does not depend
 on the path to its position, and the table is keyed on the hands squeezed to
-relative ranks (:func:`.claim_bits.squeezed_key`) at the start of each trick.
-The fourth card of a trick looks at its choices' entries first (enhanced
-transposition cut-offs), and a trick's start is settled at once when no trick
-can change hands any more (quick bounds, :mod:`.quick`).
+relative ranks (:func:`.partition.parts`) at the start of each trick; each
+entry also serves every position alike in the ranks that mattered to it
+(partition search, :mod:`.partition`). A trick's start is settled at once
+when no trick can change hands any more (quick bounds, :mod:`.quick`).
 
 Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
 rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
@@ -28,7 +28,6 @@ from scorekeeper.rules.claims.bits import (
     cards,
     place_of,
     representatives,
-    squeezed_key,
     to_front,
 )
 from scorekeeper.rules.claims.core import (
@@ -39,6 +38,7 @@ from scorekeeper.rules.claims.core import (
     SearchTimeout,
 )
 from scorekeeper.rules.claims.order import MoveOrder
+from scorekeeper.rules.claims.partition import parts, region, region_cards, region_mask
 from scorekeeper.rules.claims.quick import QuickBounds
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
@@ -50,6 +50,8 @@ __all__ = ["HEARTS", "NOT_HEARTS", "TABLE_LIMIT", "TrickTree"]
 TABLE_LIMIT = 2_000_000
 """Entries a table may hold before it is cleared (a 13-card search stores far fewer)."""
 HEARTS = SUIT_MASKS[Suit.HEARTS]
+Squeezed = tuple[int, int, int, int, int]
+"""A position up to rank equivalence: the exact table's key, then its :func:`.partition.parts`."""
 NOT_HEARTS = FULL_DECK ^ HEARTS
 
 
@@ -74,13 +76,13 @@ class TrickTree(MoveOrder, QuickBounds):
         weights = claim_weights(rules, contracts, seat, holders)
         self.win, self.lose, self.trick_value = weights.win, weights.lose, weights.trick
         self.special, self.groups = weights.special, weights.groups
-        self.special_shifts = tuple(13 * s for s in range(4) if weights.special & SUIT_MASKS[s])
         self.apart = weights.special if options.equivalence else FULL_DECK  # never merged
         self.use_table, self.quick, self.ordering = (
             options.table,
             options.quick_bounds,
             options.ordering,
         )
+        self.partition = options.partition and options.table
         self.win_cards = sum(1 << c for c in range(52) if weights.win[c])
         self.lose_cards = sum(1 << c for c in range(52) if weights.lose[c])
         self.avoid = rules.sign > 0  # normal signs: taking things never helps the claimant
@@ -89,9 +91,12 @@ class TrickTree(MoveOrder, QuickBounds):
         self.leader, self.seat, self.deadline = leader, seat, deadline
         self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
         self.nodes = 0
-        self.trick_cards: list[int] = []
-        self.table: dict[int, tuple[int, int, int]] = {}
-        self.squeezed: dict[int, int] = {}
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.squeezed: dict[int, Squeezed] = {}
+        self.rel = 0
+        """The relevant cards of the last position valued (:mod:`.partition`)."""
+        self.shapes: dict[int, list[int]] = {}
+        self.bounds_of: dict[int, tuple[int, int, int]] = {}
 
     def bounds(self) -> tuple[int, int]:
         """Proven bounds on the root: everything still to score goes for or against him."""
@@ -133,6 +138,7 @@ class TrickTree(MoveOrder, QuickBounds):
         hands = self.hands
         h0, h1, h2, h3 = hands
         rem = h0 | h1 | h2 | h3
+        self.rel = 0
         if not rem:
             return 0
         count = rem.bit_count()
@@ -150,22 +156,30 @@ class TrickTree(MoveOrder, QuickBounds):
         raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
         squeezed = self.squeezed.get(raw)
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
-            squeezed = squeezed_key(h0, h1, h2, rem, self.special, self.special_shifts)
+            squeezed = self._squeeze(h0, h1, h2, rem)
             self.squeezed[raw] = squeezed
-        key = squeezed << 3 | leader << 1 | self.broken
+        key = squeezed[0] << 3 | leader << 1 | self.broken
         entry = self.table.get(key)
-        hint = -1
+        hint = kpack = -1
         if entry is not None:
-            low, high, hint = entry
+            low, high, hint, kpack = entry
             if low >= beta or low == high:
+                self.rel = region_cards(rem, kpack)
                 return low
             if high <= alpha:
+                self.rel = region_cards(rem, kpack)
                 return high
-        elif self.quick:
-            settled = self._settled(hands, rem, leader)
-            if settled is not None:
-                self.table[key] = (settled, settled, 0)
-                return settled
+        else:
+            if self.partition:
+                known = self._partition_probe(squeezed, rem, alpha, beta)
+                if known is not None:
+                    return known
+            if self.quick:
+                settled = self._settled(hands, rem, leader)
+                if settled is not None:
+                    kpack = region(rem, self.rel | rem & self.special)
+                    self._store(key, squeezed, rem, settled, settled, 0, kpack)
+                    return settled
         a = alpha if alpha > low else low
         b = beta if beta < high else high
         best, card = self._lead_search(a, b, rem, hint)
@@ -175,8 +189,57 @@ class TrickTree(MoveOrder, QuickBounds):
             low = best
         else:
             low = high = best
-        self.table[key] = (low, high, place_of(rem, card))
+        rel = self.rel | rem & self.special
+        if kpack >= 0:  # the entry's bounds are kept: so is what they stood on
+            rel |= region_cards(rem, kpack)
+        self.rel = rel
+        self._store(key, squeezed, rem, low, high, place_of(rem, card), region(rem, rel))
         return best
+
+    def _squeeze(self, h0: int, h1: int, h2: int, rem: int) -> Squeezed:
+        """The position up to rank equivalence (the exact table's key), and its :func:`parts`."""
+        bucket, s0, s1, s2 = parts(h0, h1, h2, rem, self.special)
+        return (((bucket << 52 | s0) << 52 | s1) << 52 | s2, bucket, s0, s1, s2)
+
+    def _store(
+        self, key: int, squeezed: Squeezed, rem: int, low: int, high: int, hint: int, kpack: int
+    ) -> None:
+        """Keep a position's bounds: exactly, and for its partition (the region's holders)."""
+        self.table[key] = (low, high, hint, kpack)
+        if not self.partition:
+            return
+        _, bucket, s0, s1, s2 = squeezed
+        bucket = bucket << 3 | key & 7
+        mask = region_mask(rem, kpack)
+        shapes = self.shapes.setdefault(bucket, [])
+        if mask not in shapes:
+            shapes.append(mask)
+        pkey = (((bucket << 52 | mask) << 52 | s0 & mask) << 52 | s1 & mask) << 52 | s2 & mask
+        known = self.bounds_of.get(pkey)
+        if known is not None:  # both hold for the whole partition
+            low, high = max(low, known[0]), min(high, known[1])
+        self.bounds_of[pkey] = (low, high, kpack)
+
+    def _partition_probe(self, squeezed: Squeezed, rem: int, alpha: int, beta: int) -> int | None:
+        """A bound from a position of the same partition that settles the window, if any."""
+        _, bucket, s0, s1, s2 = squeezed
+        bucket = bucket << 3 | self.leader << 1 | self.broken
+        shapes = self.shapes.get(bucket)
+        if shapes is None:
+            return None
+        bounds_of = self.bounds_of
+        for mask in shapes:
+            pkey = (((bucket << 52 | mask) << 52 | s0 & mask) << 52 | s1 & mask) << 52 | s2 & mask
+            known = bounds_of.get(pkey)
+            if known is not None:
+                low, high, kpack = known
+                if low >= beta or low == high:
+                    self.rel = region_cards(rem, kpack)
+                    return low
+                if high <= alpha:
+                    self.rel = region_cards(rem, kpack)
+                    return high
+        return None
 
     def _lead_search(self, a: int, b: int, rem: int, hint: int) -> tuple[int, int]:
         """The leads searched in the window (a, b), the table's ``hint`` first: value, best card."""
@@ -199,16 +262,22 @@ class TrickTree(MoveOrder, QuickBounds):
             self.table.clear()
         if len(self.squeezed) > TABLE_LIMIT:
             self.squeezed.clear()
+        if len(self.bounds_of) > TABLE_LIMIT:
+            self.bounds_of.clear()
+            self.shapes.clear()
 
     def _last_trick(self, h0: int, h1: int, h2: int, h3: int) -> int:
         """The claimant's score from the last trick, whose cards are all forced."""
         cards = (h0.bit_length() - 1, h1.bit_length() - 1, h2.bit_length() - 1, h3.bit_length() - 1)
         leader = self.leader
         suit = SUIT_OF[cards[leader]]
-        winner = leader
+        winner, followers = leader, 0
         for seat in range(4):
-            if SUIT_OF[cards[seat]] == suit and cards[seat] > cards[winner]:
-                winner = seat
+            if SUIT_OF[cards[seat]] == suit:
+                followers += 1
+                if cards[seat] > cards[winner]:
+                    winner = seat
+        self.rel = 1 << cards[winner] if followers > 1 else 0  # won by rank
         if winner == self.seat:
             win = self.win
             return self.trick_value + win[cards[0]] + win[cards[1]] + win[cards[2]] + win[cards[3]]
@@ -221,11 +290,18 @@ class TrickTree(MoveOrder, QuickBounds):
         hands, trick = self.hands, self.trick
         maximise = leader == self.seat
         best, choice = (-INFINITY if maximise else INFINITY), moves[0]
+        plain, rel = hand & ~self.apart, 0
         for card in moves:
             hands[leader] = hand ^ 1 << card
             trick.append(card)
             v = self._follow(a, b, rem, card, leader)
             trick.pop()
+            r = self.rel
+            t = r & SUIT_MASK_OF[card]
+            if t:  # the region reaches the run this card stands for: all of the run is in it
+                other = rem & SUIT_MASK_OF[card] & ~plain & -(2 << card)
+                if not other or t & -t < other & -other:
+                    r |= 1 << card
             if maximise:
                 if v > best:
                     best, choice = v, card
@@ -236,8 +312,11 @@ class TrickTree(MoveOrder, QuickBounds):
                 if v < b:
                     b = v
             if a >= b:
+                rel = r  # this card alone proves the bound
                 break
+            rel |= r
         hands[leader] = hand
+        self.rel = rel
         return best, choice
 
     def _follow(self, alpha: int, beta: int, rem: int, top: int, top_seat: int) -> int:
@@ -260,10 +339,10 @@ class TrickTree(MoveOrder, QuickBounds):
         else:
             moves = [reps.bit_length() - 1]
         if n == 3:
-            return self._close_loop(player, hand, moves, alpha, beta, top, top_seat)
+            return self._close_loop(player, hand, moves, alpha, beta, top, top_seat, rem)
         maximise = player == self.seat
         best = -INFINITY if maximise else INFINITY
-        a, b = alpha, beta
+        a, b, rel = alpha, beta, 0
         for card in moves:
             hands[player] = hand ^ 1 << card
             trick.append(card)
@@ -272,6 +351,12 @@ class TrickTree(MoveOrder, QuickBounds):
             else:
                 v = self._follow(a, b, rem, top, top_seat)
             trick.pop()
+            r = self.rel
+            t = r & SUIT_MASK_OF[card]
+            if t:  # as in _lead_loop
+                other = rem & SUIT_MASK_OF[card] & ~plain & -(2 << card)
+                if not other or t & -t < other & -other:
+                    r |= 1 << card
             if maximise:
                 if v > best:
                     best = v
@@ -282,12 +367,23 @@ class TrickTree(MoveOrder, QuickBounds):
                 if v < b:
                     b = v
             if a >= b:
+                rel = r
                 break
+            rel |= r
         hands[player] = hand
+        self.rel = rel
         return best
 
     def _close_loop(
-        self, player: int, hand: int, moves: list[int], a: int, b: int, top: int, top_seat: int
+        self,
+        player: int,
+        hand: int,
+        moves: list[int],
+        a: int,
+        b: int,
+        top: int,
+        top_seat: int,
+        rem: int,
     ) -> int:
         """The fourth card: each choice closes the trick, scores it, and starts the next."""
         trick, hands, leader, broken = self.trick, self.hands, self.leader, self.broken
@@ -298,12 +394,9 @@ class TrickTree(MoveOrder, QuickBounds):
         breaks = self.lead_mode == 2 and not broken and suit != Suit.HEARTS
         maximise = player == seat
         best = -INFINITY if maximise else INFINITY
-        self.trick, self.trick_cards = [], trick
-        if len(moves) > 1 and self.use_table:
-            cut = self._known_cut(player, hand, moves, a, b, top, top_seat, win3, lose3, breaks)
-            if cut is not None:
-                hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
-                return cut
+        self.trick = []
+        followed = (SUIT_OF[trick[1]] == suit) + (SUIT_OF[trick[2]] == suit)
+        plain, rel = hand & ~self.apart, 0
         for card in moves:
             winner = player if SUIT_OF[card] == suit and card > top else top_seat
             delta = win3 + win[card] if winner == seat else lose3 + lose[card]
@@ -312,6 +405,7 @@ class TrickTree(MoveOrder, QuickBounds):
             if breaks:
                 self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
             v = delta + self._lead(a - delta, b - delta)
+            r = self._closing_rel(self.rel, card, top, followed, plain, rem)
             if maximise:
                 if v > best:
                     best = v
@@ -322,52 +416,32 @@ class TrickTree(MoveOrder, QuickBounds):
                 if v < b:
                     b = v
             if a >= b:
+                rel = r
                 break
+            rel |= r
         hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
+        self.rel = rel
         return best
 
-    def _known_cut(
-        self,
-        player: int,
-        hand: int,
-        moves: list[int],
-        a: int,
-        b: int,
-        top: int,
-        top_seat: int,
-        win3: int,
-        lose3: int,
-        breaks: bool,
-    ) -> int | None:
-        """A fourth card whose next trick the table already knows to cut off, if any.
+    @staticmethod
+    def _closing_rel(r: int, card: int, top: int, followed: int, plain: int, rem: int) -> int:
+        """The relevant cards before the fourth card ``card``, from those after the trick.
 
-        Looking at every choice's table entry before searching the first one
-        finds a cut-off that the order of the moves would have reached late.
+        The trick's winning card is relevant if it won by rank (another card of
+        the led suit in the trick); ``top`` is the led suit's best of the first
+        three, ``followed`` how many of the second and third followed suit.
         """
-        trick, hands, seat = self.trick_cards, self.hands, self.seat
-        suit = SUIT_OF[trick[0]]
-        for card in moves:
-            winner = player if SUIT_OF[card] == suit and card > top else top_seat
-            delta = win3 + self.win[card] if winner == seat else lose3 + self.lose[card]
-            hands[player] = hand ^ 1 << card
-            if breaks:
-                self.broken = int(any(SUIT_OF[c] == Suit.HEARTS for c in (*trick, card)))
-            entry = self._entry(winner)
-            if entry is not None:
-                if player == seat and delta + entry[0] >= b:
-                    return delta + entry[0]
-                if player != seat and delta + entry[1] <= a:
-                    return delta + entry[1]
-        return None
-
-    def _entry(self, leader: int) -> tuple[int, int, int] | None:
-        """The table entry of the next trick's start with ``leader`` to lead, if any."""
-        h0, h1, h2, h3 = self.hands
-        raw = ((h0 << 52 | h1) << 52 | h2) << 52 | h3
-        squeezed = self.squeezed.get(raw)
-        if squeezed is None:
-            return None
-        return self.table.get(squeezed << 3 | leader << 1 | self.broken)
+        mask = SUIT_MASK_OF[top]
+        if mask >> card & 1:
+            r |= 1 << (card if card > top else top)
+        elif followed:
+            r |= 1 << top
+        t = r & SUIT_MASK_OF[card]
+        if t:  # as in _lead_loop
+            other = rem & SUIT_MASK_OF[card] & ~plain & -(2 << card)
+            if not other or t & -t < other & -other:
+                r |= 1 << card
+        return r
 
     def _winning(self, trick: list[int]) -> tuple[int, int]:
         """The card winning the trick so far and its seat."""
