@@ -17,14 +17,23 @@
   if (!panel || !O || !Outbox) return;
   var gameId = panel.getAttribute("data-offline-game");
   var url = panel.getAttribute("data-offline-url");
-  var names = O.json(panel.getAttribute("data-players")) || [];
-  var contractNames = O.json(panel.getAttribute("data-contract-names")) || {};
+  var names = [];
+  var texts = { contracts: {} };
   var line = panel.querySelector("[data-offline-line]");
   var keepButton = panel.querySelector("[data-keep-offline]");
 
-  function text(name) { return panel.getAttribute("data-text-" + name) || ""; }
-  function say(name) { line.textContent = text(name); }
-  function contractsText(list) { return list.map(function (c) { return contractNames[c] || c; }).join(" + "); }
+  function text(name) { return texts[name] || ""; }
+  function say(name) { if (text(name)) line.textContent = text(name); }
+  function contractsText(list) { return list.map(function (c) { return texts.contracts[c] || c; }).join(" + "); }
+
+  // The phone's copy of the game, with the panel's words (fresh online, kept offline).
+  function gameData() {
+    return O.gameData(url).then(function (data) {
+      texts = data.texts || texts;
+      names = data.players;
+      return data;
+    });
+  }
   function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
 
   function scoresLine(scores) {
@@ -95,11 +104,33 @@
 
   // --- conflicts --------------------------------------------------------------------------
 
+  // One entry beside what the other phone recorded, and the player's three choices.
+  function conflictBox() {
+    var node = O.el("div", "conflict");
+    node.setAttribute("data-testid", "conflict");
+    node.appendChild(O.el("h3", "", text("conflict")));
+    node.appendChild(O.el("p", "conflict-why")).setAttribute("data-conflict-why", "");
+    var sides = node.appendChild(O.el("div", "side-by-side"));
+    ["mine", "theirs"].forEach(function (side) {
+      var box = sides.appendChild(O.el("div", "side"));
+      box.appendChild(O.el("h4", "", text(side)));
+      box.appendChild(O.el("div")).setAttribute("data-conflict-" + side, "");
+    });
+    var actions = node.appendChild(O.el("div", "actions"));
+    ["keep", "change", "discard"].forEach(function (choice) {
+      var button = actions.appendChild(O.el("button", choice === "discard" ? "button button-danger" : "button", text(choice)));
+      button.type = "button";
+      button.setAttribute("data-choice", choice);
+      button.setAttribute("data-testid", "conflict-" + choice);
+    });
+    return node;
+  }
+
   function showConflicts(entries) {
     var box = panel.querySelector("[data-conflicts]");
     box.textContent = "";
     entries.filter(function (e) { return e.state === "conflict"; }).slice(0, 1).forEach(function (entry) {
-      var node = panel.querySelector("[data-conflict-template]").content.cloneNode(true);
+      var node = conflictBox();
       var refusal = entry.refusal || {};
       node.querySelector("[data-conflict-why]").textContent =
         (refusal.errors || []).map(function (e) { return e.message; }).join(" ");
@@ -149,7 +180,7 @@
     form.addEventListener("submit", function (event) {
       if (navigator.onLine && !panel.hasAttribute("data-has-pending")) return;
       event.preventDefault();
-      Promise.all([O.gameData(url), Outbox.list(gameId)]).then(function (found) {
+      Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
         var data = found[0];
         var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
         if (!data.editable) { say("view-only"); return null; }
@@ -167,7 +198,7 @@
   // --- the page ---------------------------------------------------------------------------
 
   function render() {
-    return Promise.all([O.gameData(url), Outbox.list(gameId)]).then(function (found) {
+    return Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
       var data = found[0];
       var entries = found[1];
       var waiting = entries.filter(function (e) { return e.state === "waiting"; });
@@ -186,7 +217,7 @@
   keepButton.addEventListener("click", function () {
     keepButton.disabled = true;
     say("getting");
-    O.keepOffline(gameId, url).then(function () {
+    gameData().catch(function () {}).then(function () { return O.keepOffline(gameId, url); }).then(function () {
       say("ready");
       panel.setAttribute("data-kept", "");
     }, function (error) {
@@ -216,12 +247,15 @@
 
   Outbox.kept().then(function (kept) {
     if (kept.some(function (k) { return k.game === gameId; })) {
-      say("ready");
       panel.setAttribute("data-kept", "");
-      if (navigator.onLine) O.gameData(url).catch(function () {});  // the copy kept, refreshed
+      gameData().then(function () { say("ready"); }, function () {});  // the copy kept, refreshed
     }
   }).catch(function () {});
   interceptUndo();
   O.flashSaved();
   render();
+  if (window.SKBoot && window.SKBoot.keep) {  // tapped while this script was loading
+    window.SKBoot.keep = false;
+    keepButton.click();
+  }
 })();

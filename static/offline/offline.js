@@ -15,8 +15,8 @@
 (function () {
   var Outbox = window.SKOutbox;
   var status = document.querySelector("[data-offline-status]");
+  var boot = window.SKBoot || { dirty: false };
   if (!Outbox || !status) return;
-  var dirty = false;
   var waitingWorker = null;
   var reloading = false;
 
@@ -63,12 +63,14 @@
 
   function watchUpdates(registration) {
     if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
-    registration.addEventListener("updatefound", function () {
-      var worker = registration.installing;
-      if (!worker) return;
-      worker.addEventListener("statechange", function () {
-        if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
-      });
+    track(registration.installing);
+    registration.addEventListener("updatefound", function () { track(registration.installing); });
+  }
+
+  function track(worker) {
+    if (!worker) return;
+    worker.addEventListener("statechange", function () {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
     });
   }
 
@@ -79,11 +81,11 @@
 
   // Never under a half-filled form: the offer waits until it is sent or left.
   function showUpdate() {
-    status.querySelector("[data-update-ready]").hidden = !waitingWorker || dirty;
+    status.querySelector("[data-update-ready]").hidden = !waitingWorker || boot.dirty;
   }
 
   status.querySelector("[data-update-ready]").addEventListener("click", function () {
-    if (!waitingWorker || dirty) return;
+    if (!waitingWorker || boot.dirty) return;
     reloading = true;
     waitingWorker.postMessage({ type: "skip-waiting" });
   });
@@ -96,9 +98,9 @@
 
   document.addEventListener("input", function (event) {
     var form = event.target && event.target.form;
-    if (form && form.method === "post") { dirty = true; showUpdate(); }
+    if (form && form.method === "post") { boot.dirty = true; showUpdate(); }
   });
-  document.addEventListener("submit", function () { dirty = false; });
+  document.addEventListener("submit", function () { boot.dirty = false; });
 
   // --- the outbox in the header, and its sync ---------------------------------------------
 
@@ -107,6 +109,7 @@
   function refreshCount() {
     return Outbox.list().then(function (entries) {
       countLink.hidden = !entries.length;
+      localStorage.setItem("sk-outbox", String(entries.length));  // boot.js: load me next time
       countLink.textContent = fill(countLink.getAttribute("data-text"), { count: digits(String(entries.length)) });
       if (entries.length) countLink.href = entries[0].urls.game + "#offline";
       return entries;
@@ -145,7 +148,7 @@
     Engine.ready = new Promise(function (resolve, reject) {
       Engine.worker.onmessage = function (event) {
         var message = event.data;
-        if (message.type === "ready") resolve(message.ms);
+        if (message.type === "ready") { Engine.phases = message.phases; resolve(message.ms); }
         else if (message.type === "failed") reject(new Error(message.error));
         else if (message.type === "answer") {
           var done = Engine.waiting[message.id];
@@ -211,7 +214,12 @@
           return fetch(page, { credentials: "same-origin" });
         });
         return Promise.all(pages).then(function () { return startEngine(data.engine); })
-          .then(function () { return Outbox.keep(gameId); });
+          .then(function () { return Outbox.keep(gameId); })
+          .then(function () {
+            var kept = (localStorage.getItem("sk-kept") || "").split(" ").filter(Boolean);
+            if (kept.indexOf(gameId) < 0) kept.unshift(gameId);
+            localStorage.setItem("sk-kept", kept.slice(0, 50).join(" "));
+          });
       });
   }
 
@@ -237,4 +245,12 @@
 
   register();
   refreshCount().then(syncNow);
+  // Installed: the engine is fetched at once, for the first time the network drops.
+  function engineOnInstall() {
+    fetch(status.getAttribute("data-scope") + "offline/engine.json")
+      .then(function (response) { return response.json(); })
+      .then(startEngine).catch(function () {});
+  }
+  if (boot.installed) engineOnInstall();
+  window.addEventListener("appinstalled", engineOnInstall);
 })();

@@ -51,6 +51,8 @@
 
   function announce(what) {
     if (channel) channel.postMessage(what);
+    if (typeof localStorage === "undefined") return;  // in the service worker
+    list().then(function (entries) { localStorage.setItem("sk-outbox", String(entries.length)); });
   }
 
   function put(entry) {

@@ -15,7 +15,9 @@ var STATIC = "sk-static-" + RELEASE.version;
 var RULES = "sk-rules-" + RELEASE.version;
 var PYODIDE = "sk-pyodide-" + RELEASE.pyodide.split("/").filter(Boolean).pop();
 var PAGES = "sk-pages";  // pages kept across releases: the games this phone opened
-var CURRENT = [STATIC, RULES, PYODIDE, PAGES];
+// The engine's memory after start-up (engine-worker.js), for this engine and Pyodide only.
+var SNAPSHOT = "sk-snapshot-" + RELEASE.engine.split("/").pop() + "-" + PYODIDE.slice("sk-pyodide-".length);
+var CURRENT = [STATIC, RULES, PYODIDE, PAGES, SNAPSHOT];
 var ROOT = RELEASE.root;
 
 self.addEventListener("install", function (event) {

@@ -38,6 +38,7 @@ from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.offline import engine
 from scorekeeper.web.offline.catalogue import catalogue
+from scorekeeper.web.offline.texts import panel_texts
 from scorekeeper.web.sharing.access import can_edit
 
 STATIC = PROJECT_ROOT / "static"
@@ -135,6 +136,7 @@ def service_worker() -> Response:
                     "app.js",
                     "share.js",
                     "live.js",
+                    "offline/boot.js",
                     "offline/offline.js",
                     "offline/game.js",
                     "offline/form.js",
@@ -157,6 +159,25 @@ def service_worker() -> Response:
         STATIC / "offline" / "sw.js"
     ).read_text(encoding="utf-8")
     response = Response(script, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def engine_config() -> dict[str, Any]:
+    """Where the engine's worker finds its files, and whether this server has them."""
+    return {
+        "ready": engine.pyodide_ready(current_app.config.get("PYODIDE_ROOT")),
+        "worker": url_for("web.engine_worker"),
+        "pyodide": _pyodide_url(),
+        "archive": url_for("web.engine_zip", version=engine.engine_archive().version),
+        "messages": url_for("web.messages", language=current_locale()),
+    }
+
+
+@bp.get("/offline/engine.json")
+def engine_files() -> Response:
+    """:func:`engine_config`, for an app just installed: it fetches the engine at once."""
+    response = jsonify(engine_config())
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -237,13 +258,8 @@ def game_for_phone(game_id: str) -> Response:
             "sync": url_for("offline_api.sync", game_id=game_id),
             "forms": [url_for("web.new_deal", game_id=game_id, contracts=c) for c in CONTRACTS],
         },
-        "engine": {
-            "ready": engine.pyodide_ready(current_app.config.get("PYODIDE_ROOT")),
-            "worker": url_for("web.engine_worker"),
-            "pyodide": _pyodide_url(),
-            "archive": url_for("web.engine_zip", version=engine.engine_archive().version),
-            "messages": url_for("web.messages", language=current_locale()),
-        },
+        "engine": engine_config(),
+        "texts": panel_texts(),
     }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
