@@ -151,7 +151,18 @@ def test_the_phones_copy_of_a_game_and_its_edit_rights(client: FlaskClient, app:
 def test_the_game_page_and_deal_form_carry_the_offline_hooks(client: FlaskClient) -> None:
     game_id = new_game(client)
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert 'rel="manifest"' in page and "offline/offline.js" in page
+    assert 'rel="manifest"' in page and "offline/boot.js" in page
     assert 'data-testid="keep-offline"' in page and 'data-testid="sync-count"' in page
+    assert 'data-offline-script="game.js"' in page
+    assert "offline/offline.js" not in page  # loaded only when there is offline work
     form = client.get(f"/games/{game_id}/deals/new?contracts=king").get_data(as_text=True)
     assert 'data-offline-form="' in form and 'data-contracts="king"' in form
+    assert 'data-offline-script="form.js"' in form
+
+
+def test_the_panels_words_come_with_the_phones_copy(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    texts = client.get(f"/games/{game_id}/offline.json?lang=es").get_json()["texts"]
+    assert texts["contracts"]["king"] != "King of Hearts"  # in the reader's language
+    assert "%(n)s" in texts["deal-of"] and "%(total)s" in texts["deal-of"]
+    assert {"conflict", "mine", "theirs", "keep", "change", "discard"} <= set(texts)
