@@ -31,6 +31,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.web import errors, language, routes
     from scorekeeper.web.api import routes as api
+    from scorekeeper.web.offline import sync
     from scorekeeper.web.sheets import routes as export
 
     app = Flask(
@@ -56,6 +57,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(routes.bp)
     for blueprint in api.BLUEPRINTS:
         app.register_blueprint(blueprint, url_prefix="/api/v1")
+    # The pages' own sync: session edit rights, so CSRF-protected (not exempt).
+    app.register_blueprint(sync.bp, url_prefix="/api/v1")
     app.register_blueprint(export.bp)
     _harden(app)
     return app

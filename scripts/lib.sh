@@ -96,6 +96,38 @@ compile_translations() {
     done
 }
 
+# --- The rules engine on the phone (Pyodide) -------------------------------
+# ensure_pyodide: the npm package `pyodide`, this version only, unpacked into
+# vendor/pyodide/<version>/ (ignored by git, served by the app from its own
+# origin: scorekeeper/web/offline). The tarball's SHA-512 must match the pinned one.
+PYODIDE_VERSION="314.0.7"
+PYODIDE_INTEGRITY="sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+PYODIDE_FILES=(pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json)
+
+ensure_pyodide() {
+    local dest="vendor/pyodide/$PYODIDE_VERSION" tmp tarball got file
+    [ -f "$dest/.complete" ] && return 0
+    command -v npm >/dev/null 2>&1 || ensure_apt_packages npm
+    log "npm pack pyodide@$PYODIDE_VERSION -> $dest"
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-pyodide.XXXXXX")"
+    (cd "$tmp" && npm pack --silent "pyodide@$PYODIDE_VERSION" >/dev/null) \
+        || { rm -rf "$tmp"; return 1; }
+    tarball="$tmp/pyodide-$PYODIDE_VERSION.tgz"
+    got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+    if [ "$got" != "$PYODIDE_INTEGRITY" ]; then
+        rm -rf "$tmp"
+        die "pyodide-$PYODIDE_VERSION.tgz does not have the pinned SHA-512"
+    fi
+    tar -xzf "$tarball" -C "$tmp"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    for file in "${PYODIDE_FILES[@]}"; do
+        cp "$tmp/package/$file" "$dest/$file"
+    done
+    rm -rf "$tmp"
+    touch "$dest/.complete"
+}
+
 # --- Throwaway PostgreSQL -------------------------------------------------
 # start_postgres: initdb + pg_ctl in a temp dir, as the `postgres` user
 # (the server refuses to run as root), listening on a unix socket only.

@@ -14,6 +14,8 @@ PORT="${PORT:-5000}"
 ensure_apt_packages "${RUNTIME_PACKAGES[@]}"
 ensure_venv
 compile_translations
+# Without it the app runs, but cannot offer offline play.
+ensure_pyodide || log "Pyodide could not be fetched: the offline rules engine is unavailable"
 
 if [ -f migrations/env.py ]; then
     log "flask db upgrade"

@@ -11,6 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ensure_apt_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_venv test
 compile_translations
+ensure_pyodide || die "could not fetch Pyodide (npm package pyodide); the offline tests need it"
 start_postgres
 
 failed=()

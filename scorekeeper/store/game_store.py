@@ -15,6 +15,8 @@ recording a deal costs a handful of statements and no replay.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -34,6 +36,7 @@ from scorekeeper.store import event_results, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles.hooks import game_changed as tell_circle
 from scorekeeper.store.snapshot import (
+    AlreadyWritten,
     Change,
     GameNotFound,
     LoadedGame,
@@ -83,11 +86,30 @@ BUMP = (
 ADD_REVISION = insert(REVISIONS)
 
 
+@dataclass(frozen=True)
+class Once:
+    """A write that a phone named (API.md "Exactly-once entries"): its id, and a hash of
+    what it asks for, so that a repeat is told from another write under the same id."""
+
+    entry_id: str
+    request_hash: str
+
+    @classmethod
+    def of(cls, entry_id: str | None, action: str, **request: Any) -> Once | None:
+        """``Once`` for a write named ``entry_id`` (None: an unnamed write)."""
+        if entry_id is None:
+            return None
+        asked = json.dumps({"action": action, **request}, sort_keys=True, ensure_ascii=True)
+        return cls(entry_id, hashlib.sha256(asked.encode()).hexdigest())
+
+
 @dataclass
 class Locked:
     """A game locked for writing, and its replay (the state the write starts from)."""
 
     loaded: LoadedGame
+    once: Once | None = None
+    """The id the write was given, kept with its revision."""
     written: list[LoadedGame] = field(default_factory=list)
     """The states this write produced, remembered once the transaction commits."""
 
@@ -219,17 +241,30 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
     )
 
 
-def write(game_id: str, expected: int | None, change: Callable[[Session, Locked], T]) -> T:
-    """Run ``change`` on the locked, replayed game in one transaction (all or nothing)."""
+def write(
+    game_id: str,
+    expected: int | None,
+    change: Callable[[Session, Locked], T],
+    once: Once | None = None,
+) -> T:
+    """Run ``change`` on the locked, replayed game in one transaction (all or nothing).
+
+    A write named ``once`` that was made before is not made again:
+    :class:`AlreadyWritten` (with what it wrote), or a 409 if the id was used for
+    another write. That is asked under the game's lock, so two copies of one request
+    sent at once still write once.
+    """
     try:
         with write_transaction() as session:
             version = _lock(session, game_id)
             loaded = replays().state(game_id, version) or replay_stored(
                 fetch_game(session, game_id, lock=False), fetch_log(session, game_id)
             )
+            if once is not None:
+                refuse_repeat(session, loaded, once)
             if expected is not None and expected != loaded.version:
                 raise StaleVersion(loaded, expected, changes_since(session, loaded, expected))
-            locked = Locked(loaded)
+            locked = Locked(loaded, once)
             result = change(session, locked)
         forget_head(game_id)
         for state in locked.written:  # committed: later reads need not replay
@@ -240,6 +275,28 @@ def write(game_id: str, expected: int | None, change: Callable[[Session, Locked]
         forget_head(game_id)
         loaded = load_game(game_id)
         raise StaleVersion(loaded, expected or loaded.version, race=True) from None
+
+
+def refuse_repeat(session: Session, loaded: LoadedGame, once: Once) -> None:
+    """:class:`AlreadyWritten` if ``once`` was written before; 409 if its id was used for
+    a different write; nothing if the id is new."""
+    stored = session.execute(
+        select(models.Revision.action, models.Revision.after, models.Revision.request_hash).where(
+            models.Revision.game_id == loaded.id, models.Revision.entry_id == once.entry_id
+        )
+    ).first()
+    if stored is None:
+        return
+    action, after, request_hash = stored
+    if request_hash != once.request_hash:
+        raise StateError.one(
+            "entry_id_reused",
+            f"The entry id {once.entry_id} was already used for another change to this "
+            "game; send this change under a new id.",
+            field="entry_id",
+            entry_id=once.entry_id,
+        )
+    raise AlreadyWritten(loaded, str(action), after)
 
 
 def _lock(session: Session, game_id: str) -> int:
@@ -402,6 +459,8 @@ def apply_change(
             "after": change.after,
             "at": now,
             "source": source[:16],  # a label from code ("api", "page"), never user input
+            "entry_id": locked.once.entry_id if locked.once else None,
+            "request_hash": locked.once.request_hash if locked.once else None,
         },
     )
     new = replace(old, version=version, updated_at=now, game=game, log=log)

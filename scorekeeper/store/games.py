@@ -10,6 +10,11 @@ written.
 Errors: :class:`GameNotFound` / :class:`DealNotFound` (404),
 :class:`StaleVersion` (412 in the API, 409 on pages), and the engine's
 :class:`~scorekeeper.rules.errors.RulesError` (its ``status``: 422 or 409).
+
+Exactly once: every write may carry an ``entry_id`` made by the phone. A write
+repeated under the same id (a retry after a lost answer, an outbox replayed
+twice) writes nothing and raises :class:`AlreadyWritten` with what the first
+one did; the same id for a different write is a 409 (``entry_id_reused``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from scorekeeper.store.game_store import (
     ADD_GAME,
     ADD_SEATS,
     Locked,
+    Once,
     Write,
     append,
     apply_change,
@@ -45,7 +51,14 @@ from scorekeeper.store.game_store import (
     write,
 )
 from scorekeeper.store.input import check_storable, clean_players
-from scorekeeper.store.snapshot import DealNotFound, GameNotFound, LoadedGame, LogRow, StaleVersion
+from scorekeeper.store.snapshot import (
+    AlreadyWritten,
+    DealNotFound,
+    GameNotFound,
+    LoadedGame,
+    LogRow,
+    StaleVersion,
+)
 from scorekeeper.store.summary import DealRevision, GameSummary, summarize, summary_of
 from scorekeeper.store.tokens import (
     hash_matches,
@@ -57,6 +70,7 @@ from scorekeeper.store.tokens import (
 from scorekeeper.store.transactions import write_transaction
 
 __all__ = [
+    "AlreadyWritten",
     "DealNotFound",
     "DealRevision",
     "GameNotFound",
@@ -254,9 +268,14 @@ def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[Lo
 
 
 def record_deal(
-    game_id: str, entry: DealEntry, expected_version: int | None = None, source: str = "page"
+    game_id: str,
+    entry: DealEntry,
+    expected_version: int | None = None,
+    source: str = "page",
+    entry_id: str | None = None,
 ) -> tuple[LoadedGame, int]:
     """Append a deal; returns the new state and the deal's number ``n``."""
+    once = Once.of(entry_id, "record", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> tuple[LoadedGame, int]:
         game = locked.loaded.game.record(entry)
@@ -265,31 +284,42 @@ def record_deal(
         loaded = append(session, locked, entry, game, record.n, source, "record", after)
         return loaded, record.n
 
-    return write(game_id, expected_version, change)
+    return write(game_id, expected_version, change, once)
 
 
 def record_redeal(
-    game_id: str, entry: RedealEntry, expected_version: int | None = None, source: str = "page"
+    game_id: str,
+    entry: RedealEntry,
+    expected_version: int | None = None,
+    source: str = "page",
+    entry_id: str | None = None,
 ) -> LoadedGame:
     """Append a redeal or misdeal (R8): no contract is used up."""
     check_storable(entry.note, "note")
+    once = Once.of(entry_id, "redeal", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> LoadedGame:
         game = locked.loaded.game.record(entry)
         after = {**entry.to_dict(), "n": None}
         return append(session, locked, entry, game, None, source, "redeal", after)
 
-    return write(game_id, expected_version, change)
+    return write(game_id, expected_version, change, once)
 
 
 def edit_deal(
-    game_id: str, n: int, entry: DealEntry, expected_version: int | None, source: str = "page"
+    game_id: str,
+    n: int,
+    entry: DealEntry,
+    expected_version: int | None,
+    source: str = "page",
+    entry_id: str | None = None,
 ) -> LoadedGame:
     """Replace deal ``n`` and re-validate the whole log.
 
     A change that breaks a later entry is refused (:class:`StateError`, 409,
     naming the later deal and the reason) and nothing changes.
     """
+    once = Once.of(entry_id, "edit", n=n, entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> LoadedGame:
         loaded = locked.loaded
@@ -308,11 +338,21 @@ def edit_deal(
             session, locked, game, log, Write(target.position, n, "edit", before, after), source
         )
 
-    return write(game_id, expected_version, change)
+    return write(game_id, expected_version, change, once)
 
 
-def undo_last(game_id: str, expected_version: int | None, source: str = "page") -> LoadedGame:
-    """Remove the last log entry (a deal or a redeal); 409 if there is none."""
+def undo_last(
+    game_id: str,
+    expected_version: int | None,
+    source: str = "page",
+    entry_id: str | None = None,
+) -> LoadedGame:
+    """Remove the last log entry (a deal or a redeal); 409 if there is none.
+
+    Named by ``entry_id``, the undo asks for the version it undoes (``expected_version``),
+    so that a retried undo is told from a second one.
+    """
+    once = Once.of(entry_id, "undo", version=expected_version)
 
     def change(session: Session, locked: Locked) -> LoadedGame:
         loaded = locked.loaded
@@ -332,4 +372,4 @@ def undo_last(game_id: str, expected_version: int | None, source: str = "page") 
             session, locked, game, log, Write(last.position, last.n, "undo", before, None), source
         )
 
-    return write(game_id, expected_version, change)
+    return write(game_id, expected_version, change, once)

@@ -13,6 +13,7 @@ engine's call when the services record it. Every refusal is a
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
 """Unicode's Bidi_Control characters: in a name they would turn the sentences around it."""
+ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A write's id made by the phone (a ULID, a UUID): API.md "Exactly-once entries"."""
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 """Characters that draw nothing although Unicode calls them letters or symbols."""
 INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me"})
@@ -290,6 +293,33 @@ def parse_deal_body(body: Mapping[str, Any]) -> DealEntry:
     if king is not None:
         king = _seat(king, "king", "The king", "king")
     return DealEntry(contracts, captures, king)
+
+
+def take_entry_id(body: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """(the body's ``entry_id`` or None, the body without it); 422 for a malformed id.
+
+    >>> take_entry_id({"entry_id": "01HZX3-a_b", "contracts": ["trix"]})
+    ('01HZX3-a_b', {'contracts': ['trix']})
+    >>> take_entry_id({"contracts": ["trix"]})[0] is None
+    True
+    """
+    rest = {k: v for k, v in body.items() if k != "entry_id"}
+    if "entry_id" not in body:
+        return None, rest
+    return parse_entry_id(body["entry_id"]), rest
+
+
+def parse_entry_id(raw: object) -> str:
+    """An entry id: 1–64 letters, digits, ``-`` or ``_`` (422 otherwise)."""
+    if isinstance(raw, str) and ENTRY_ID.fullmatch(raw):
+        return raw
+    shown = repr(raw) if len(repr(raw)) <= 80 else repr(raw)[:77] + "…"
+    raise MalformedError.one(
+        "bad_entry_id",
+        f"“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not {shown}.",
+        field="entry_id",
+        value=shown,
+    )
 
 
 def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:

@@ -35,6 +35,7 @@ from scorekeeper.store import transactions as _transactions  # noqa: F401  (SQLi
 
 NAME_LENGTH = 40
 ID_LENGTH = 32
+ENTRY_ID_LENGTH = 64
 RATE_KEY_LENGTH = 255
 
 
@@ -156,8 +157,16 @@ class Revision(db.Model):  # type: ignore[name-defined,misc]
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     source: Mapped[str] = mapped_column(String(16))
+    entry_id: Mapped[str | None] = mapped_column(String(ENTRY_ID_LENGTH), nullable=True)
+    """The id a phone gave this write (API.md "Exactly-once entries"), None without one.
+
+    Kept on the revision rather than the log entry: an undo deletes the entry, but a
+    retried request must still find the write it repeats."""
+    request_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 (hex) of what the request asked for, to tell a repeat from a reused id."""
 
     __table_args__ = (
+        UniqueConstraint("game_id", "entry_id", name="uq_revisions_game_entry_id"),
         Index("ix_revisions_game_n", "game_id", "n"),
         Index("ix_revisions_game_version", "game_id", "version"),
         CheckConstraint(

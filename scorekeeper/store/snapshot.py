@@ -122,3 +122,15 @@ class StaleVersion(Exception):
         self.expected = expected
         self.changes = tuple(changes)
         self.race = race
+
+
+class AlreadyWritten(Exception):
+    """This very write (same entry id, same request) was made before: nothing is written
+    again. ``loaded`` is the game as it is now; ``action`` and ``after`` are what that
+    write did (its revision: the entry as it was then recorded, None for an undo)."""
+
+    def __init__(self, loaded: LoadedGame, action: str, after: dict[str, Any] | None) -> None:
+        super().__init__(f"already written: {action} (game at version {loaded.version})")
+        self.loaded = loaded
+        self.action = action
+        self.after = after

@@ -592,6 +592,11 @@ _WEB: dict[str, Template] = {
     # store/game_store.py, store/games.py: the store's own refusals
     "edit_breaks_later_deal": N_("Changing deal %(n)d this way would break %(later)s: %(reason)s"),
     "nothing_to_undo": N_("There is nothing to undo: no deal has been recorded yet."),
+    "entry_id_reused": N_(
+        "The entry id %(entry_id)s was already used for another change to this game; "
+        "send this change under a new id."
+    ),
+    "bad_entry_id": N_("“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not %(value)s."),
 }
 
 _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py

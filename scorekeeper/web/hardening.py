@@ -26,6 +26,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
         "object-src 'none'",

@@ -11,6 +11,7 @@ from scorekeeper.web.events import routes as events  # noqa: F401  (club nights)
 from scorekeeper.web.games import live  # noqa: F401
 from scorekeeper.web.games import routes as games  # noqa: F401
 from scorekeeper.web.home import routes as home  # noqa: F401
+from scorekeeper.web.offline import routes as offline  # noqa: F401
 from scorekeeper.web.sharing import routes as sharing  # noqa: F401
 
 __all__ = ["bp"]

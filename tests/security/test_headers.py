@@ -17,7 +17,8 @@ from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.web import hardening as security
 
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; worker-src 'self'; manifest-src 'self'; "
+    "style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 TEMPLATES = PROJECT_ROOT / "templates"

@@ -58,6 +58,7 @@ from scorekeeper.store.input import (
     parse_deal_body,
     parse_new_game_body,
     parse_redeal_body,
+    take_entry_id,
 )
 from scorekeeper.text import messages
 from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
@@ -715,6 +716,8 @@ def request_cases() -> Iterator[Callable[[], object]]:
     yield lambda: parse_new_game_body({"players": NAMES, "foo": 1})
     yield lambda: parse_new_game_body({"players": NAMES, "first_king": 9})
     yield lambda: parse_deal_body({"contracts": ["king"]})
+    for raw in ("", "a b", 7, "x" * 90):
+        yield lambda r=raw: take_entry_id({"entry_id": r})
     yield lambda: parse_deal_body({"contracts": ["king"], "captures": {}, "king": "x"})
     yield lambda: parse_deal_body({"contracts": [], "captures": {}})
     yield lambda: parse_deal_body({"contracts": ["king"], "captures": {}, "foo": 1})
@@ -836,7 +839,8 @@ def test_a_claims_verdict_is_the_engines_sentence_in_every_language(app: Any) ->
 def test_the_corpus_meets_every_template() -> None:
     seen = {p.key for p in CORPUS} | {k for p in CORPUS for k in _keys(p.params)}
     seen |= {k for verdict, _ in verdicts() for k in [verdict["part"], *_keys(verdict["params"])]}
-    assert set(PROBLEMS) - seen == {"nothing_to_undo"} | EVENT_STORE_CODES  # need a database
+    # These need a database: the next tests (and tests/web/api/test_events.py).
+    assert set(PROBLEMS) - seen == {"nothing_to_undo", "entry_id_reused"} | EVENT_STORE_CODES
     assert set(WORDS) - seen - {"join.plus"} == set()
 
 
@@ -847,6 +851,21 @@ def test_services_nothing_to_undo(app: Any) -> None:
     with pytest.raises(RulesError) as caught:
         services.undo_last(loaded.id, None)
     problem = caught.value.problems[0]
+    assert english(problem.key, problem.params) == problem.message
+
+
+def test_services_entry_id_reused(app: Any) -> None:
+    from scorekeeper.store import games as services
+
+    loaded, _ = services.create_game(NAMES, 0, RuleSet())
+    trix = DealEntry((Contract.TRIX,), Captures(trix_order=(2, 0, 3, 1)))
+    services.record_deal(loaded.id, trix, entry_id="e1")
+    with pytest.raises(RulesError) as caught:
+        services.record_deal(
+            loaded.id, DealEntry((K,), Captures(king_of_hearts=Capture(1))), entry_id="e1"
+        )
+    problem = caught.value.problems[0]
+    assert problem.code == "entry_id_reused"
     assert english(problem.key, problem.params) == problem.message
 
 

@@ -8,17 +8,28 @@ the services' own errors by :func:`handle_error` here: unknown game or deal
 to whoever knows the game's id; writes need ``Authorization: Bearer <token>``.
 A game's version is its ETag: ``GET`` honours ``If-None-Match`` (304), and
 ``PUT`` / ``DELETE`` require ``If-Match`` (428 without it).
+
+Every write may carry an ``entry_id`` (API.md "Exactly-once entries"; for the
+undo, whose request has no body, as ``?entry_id=``): a repeat is answered
+with what the first one wrote, the current game, and the same status.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.store import games as services
 from scorekeeper.store import live
-from scorekeeper.store.input import parse_deal_body, parse_new_game_body, parse_redeal_body
+from scorekeeper.store.input import (
+    parse_deal_body,
+    parse_entry_id,
+    parse_new_game_body,
+    parse_redeal_body,
+    take_entry_id,
+)
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import json_body
 
@@ -88,6 +99,31 @@ def _with_etag(body: dict[str, Any], loaded: services.LoadedGame, status: int) -
     return response
 
 
+def _deal_written(
+    write: Callable[[], tuple[services.LoadedGame, int]],
+) -> tuple[dict[str, Any], services.LoadedGame, int]:
+    """(the deal as scored, the game now, its number) of a deal write, first or repeated."""
+    try:
+        loaded, n = write()
+    except services.AlreadyWritten as done:
+        after = {k: v for k, v in (done.after or {}).items() if k != "kind"}
+        return after, done.loaded, int(after["n"])
+    return loaded.game.deals[n - 1].to_dict(), loaded, n
+
+
+def _game_written(write: Callable[[], services.LoadedGame]) -> services.LoadedGame:
+    """The game after a redeal or an undo, first or repeated."""
+    try:
+        return write()
+    except services.AlreadyWritten as done:
+        return done.loaded
+
+
+def _query_entry_id() -> str | None:
+    raw = request.args.get("entry_id")
+    return None if raw is None else parse_entry_id(raw)
+
+
 # --- views ---------------------------------------------------------------------------------
 
 
@@ -123,9 +159,11 @@ def record_deal(game_id: str) -> Response:
     """Record the next deal: 201 with the deal as scored and the new state."""
     _require_token(game_id)
     expected = _if_match(required=False)
-    entry = parse_deal_body(json_body())
-    loaded, n = services.record_deal(game_id, entry, expected, source=SOURCE)
-    deal = loaded.game.deals[n - 1].to_dict()
+    entry_id, body = take_entry_id(json_body())
+    entry = parse_deal_body(body)
+    deal, loaded, n = _deal_written(
+        lambda: services.record_deal(game_id, entry, expected, source=SOURCE, entry_id=entry_id),
+    )
     response = _with_etag({"deal": deal, "game": loaded.state()}, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{game_id}/deals/{n}"
     return response
@@ -156,9 +194,14 @@ def edit_deal(game_id: str, n: int) -> Response:
     """Replace deal ``n`` (``If-Match`` required); later deals are re-validated."""
     _require_token(game_id)
     expected = _if_match(required=True)
-    entry = parse_deal_body(json_body())
-    loaded = services.edit_deal(game_id, n, entry, expected, source=SOURCE)
-    deal = loaded.game.deals[n - 1].to_dict()
+    entry_id, body = take_entry_id(json_body())
+    entry = parse_deal_body(body)
+    deal, loaded, _n = _deal_written(
+        lambda: (
+            services.edit_deal(game_id, n, entry, expected, source=SOURCE, entry_id=entry_id),
+            n,
+        ),
+    )
     return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)
 
 
@@ -167,7 +210,10 @@ def undo_last(game_id: str) -> Response:
     """Undo: remove the last deal (or redeal), ``If-Match`` required."""
     _require_token(game_id)
     expected = _if_match(required=True)
-    loaded = services.undo_last(game_id, expected, source=SOURCE)
+    entry_id = _query_entry_id()
+    loaded = _game_written(
+        lambda: services.undo_last(game_id, expected, source=SOURCE, entry_id=entry_id)
+    )
     return _with_etag({"game": loaded.state()}, loaded, 200)
 
 
@@ -176,6 +222,9 @@ def record_redeal(game_id: str) -> Response:
     """Extension: record a redeal or misdeal (R8); no contract is used up."""
     _require_token(game_id)
     expected = _if_match(required=False)
-    entry = parse_redeal_body(json_body())
-    loaded = services.record_redeal(game_id, entry, expected, source=SOURCE)
+    entry_id, body = take_entry_id(json_body())
+    entry = parse_redeal_body(body)
+    loaded = _game_written(
+        lambda: services.record_redeal(game_id, entry, expected, source=SOURCE, entry_id=entry_id)
+    )
     return _with_etag({"redeal": entry.to_dict(), "game": loaded.state()}, loaded, 201)

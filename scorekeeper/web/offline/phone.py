@@ -1,0 +1,193 @@
+"""What the phone's engine worker runs: the game replayed with the entries waiting to sync.
+
+This module runs in two places: here (the tests call it as any module), and
+on the phone, in Pyodide, where it arrives in the engine archive
+(:mod:`scorekeeper.web.offline.engine`) with :mod:`scorekeeper.rules` and
+:mod:`scorekeeper.text.messages`. So it imports nothing but the standard
+library, the engine and the message templates: no Flask, no database.
+
+The phone sends JSON and gets JSON back (:func:`check`); a refusal is the
+engine's own problems, said with the same templates as on the server, in the
+language of the catalogue the page gave (:func:`use_catalogue`).
+
+>>> game = {"rules": {}, "first_king": 0, "players": ["Rana", "Sami", "Omar", "Lina"], "log": []}
+>>> deal = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
+>>> answer = json.loads(check(json.dumps({"game": game, "pending": [],
+...                                      "entry": {"action": "record", "entry": deal}})))
+>>> answer["ok"], answer["deal"]["scores"], answer["state"]["deals_played"]
+(True, [150, 50, 200, 100], 1)
+"""
+
+from __future__ import annotations
+
+import gettext
+import json
+import sys
+import types
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+def _without_babel() -> None:
+    """On the phone there is no Babel: the one name the templates import from it."""
+    try:
+        import babel.support  # noqa: F401
+    except ImportError:
+
+        class NullTranslations:
+            def gettext(self, message: str) -> str:
+                return message
+
+            def ngettext(self, singular: str, plural: str, n: int) -> str:
+                return singular if n == 1 else plural
+
+        babel = types.ModuleType("babel")
+        support = types.ModuleType("babel.support")
+        setattr(support, "NullTranslations", NullTranslations)  # noqa: B010
+        setattr(babel, "support", support)  # noqa: B010
+        sys.modules.update({"babel": babel, "babel.support": support})
+
+
+_without_babel()
+
+from scorekeeper.rules.errors import Problem, RulesError, StateError  # noqa: E402
+from scorekeeper.rules.game import Game  # noqa: E402
+from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict  # noqa: E402
+from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
+from scorekeeper.text import messages  # noqa: E402
+
+FSI, PDI = "\u2068", "\u2069"
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"), None)
+BIDI_CONTROLS |= dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"), None)
+
+
+class Catalogue:
+    """Translations from a JSON catalogue (:mod:`scorekeeper.web.offline.catalogue`)."""
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        data = data or {}
+        self.language = str(data.get("language", "en"))
+        self.texts: dict[str, Any] = dict(data.get("messages", {}))
+        self.plural: Callable[[int], int] = gettext.c2py(str(data.get("plural", "(n != 1)")))
+
+    def gettext(self, message: str) -> str:
+        text = self.texts.get(message)
+        return text if isinstance(text, str) and text else message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.texts.get(singular)
+        if isinstance(forms, list) and forms:
+            form = forms[min(self.plural(n), len(forms) - 1)]
+            if form:
+                return str(form)
+        return singular if n == 1 else plural
+
+
+CATALOGUE = Catalogue()
+
+
+def use_catalogue(raw: str) -> str:
+    """Say every later message in the catalogue's language; returns the language."""
+    global CATALOGUE
+    CATALOGUE = Catalogue(json.loads(raw))
+    return CATALOGUE.language
+
+
+def say(problem: Problem) -> str:
+    """The problem in the catalogue's language, as :func:`messages.translate_problem` says
+    it on the server (names isolated; the engine's English when a template cannot)."""
+    try:
+        if messages.english(problem.key, problem.params) != problem.message:
+            return problem.message
+        params = {
+            key: f"{FSI}{value.translate(BIDI_CONTROLS)}{PDI}"
+            if key in messages.NAME_PARAMS and isinstance(value, str)
+            else value
+            for key, value in problem.params.items()
+        }
+        return messages.render(problem.key, params, CATALOGUE)
+    except (KeyError, TypeError, ValueError):
+        return problem.message
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One entry waiting to sync: ``record`` / ``redeal`` (an entry), ``edit`` (deal ``n``),
+    ``undo``."""
+
+    action: str
+    entry: Entry | None
+    n: int | None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Pending:
+        action = str(data.get("action"))
+        if action not in ("record", "redeal", "edit", "undo"):
+            raise ValueError(f"unknown action {action!r}")
+        entry = None if action == "undo" else entry_from_dict(data.get("entry"))
+        n = data.get("n")
+        return cls(action, entry, int(n) if n is not None else None)
+
+
+Base = tuple[RuleSet, int, Sequence[str]]
+"""What a game starts from: its rule set, first king and players."""
+
+
+def apply(game: Game, log: list[Entry], base: Base, p: Pending) -> tuple[Game, list[Entry]]:
+    """The game and its log after ``p``; raises the engine's refusal."""
+    if p.action in ("record", "redeal"):
+        assert p.entry is not None
+        return game.record(p.entry), [*log, p.entry]
+    if p.action == "undo":
+        if not log:
+            raise StateError.one(
+                "nothing_to_undo", "There is nothing to undo: no deal has been recorded yet."
+            )
+        return Game.replay(*base, log[:-1]), log[:-1]
+    assert p.entry is not None and p.n is not None
+    deal_positions = [i for i, e in enumerate(log) if isinstance(e, DealEntry)]
+    if not 1 <= p.n <= len(deal_positions):
+        raise StateError.one("no_such_deal", f"There is no deal {p.n} to correct.")
+    changed = list(log)
+    changed[deal_positions[p.n - 1]] = p.entry
+    return Game.replay(*base, changed), changed
+
+
+def problems_of(error: RulesError) -> list[dict[str, Any]]:
+    return [{**p.as_dict(), "message": say(p)} for p in error.problems]
+
+
+def check(raw: str) -> str:
+    """Replay ``game`` (its stored ``log``), then its ``pending`` entries, then ``entry``.
+
+    Answer ``{"ok": true, "state", "deal"?, "pending": [...]}`` (``deal``: the
+    entry's deal as scored, for a record or an edit), or ``{"ok": false,
+    "status": 422 | 409, "errors": [...], "at": i}`` where ``at`` is the
+    pending entry refused (None: ``entry`` itself).
+    """
+    request = json.loads(raw)
+    stored = request["game"]
+    base: Base = (RuleSet.from_dict(stored["rules"]), int(stored["first_king"]), stored["players"])
+    log = [entry_from_dict(e) for e in stored["log"]]
+    game = Game.replay(*base, log)
+    at: int | None = None
+    try:
+        for index, data in enumerate(request.get("pending", [])):
+            at = index
+            game, log = apply(game, log, base, Pending.from_dict(data))
+        at = None
+        answer: dict[str, Any] = {"ok": True}
+        wanted = request.get("entry")
+        if wanted:
+            pending = Pending.from_dict(wanted)
+            game, log = apply(game, log, base, pending)
+            if pending.action == "record" and isinstance(pending.entry, DealEntry):
+                answer["deal"] = game.deals[-1].to_dict()
+            elif pending.action == "edit" and pending.n is not None:
+                answer["deal"] = game.deals[pending.n - 1].to_dict()
+    except RulesError as error:
+        status = 409 if isinstance(error, StateError) else 422
+        return json.dumps({"ok": False, "status": status, "errors": problems_of(error), "at": at})
+    answer["state"] = game.to_dict()
+    return json.dumps(answer)

@@ -1,0 +1,98 @@
+"""``POST /api/v1/games/<id>/sync``: one entry of a phone's outbox, written exactly once.
+
+The app's own pages sync what was entered offline here. They hold no edit
+token (:mod:`scorekeeper.web.sharing.access`): this route takes the browser's
+edit rights from its session cookie, so unlike the rest of the API it is
+protected against cross-site requests by the CSRF token (``X-CSRFToken``).
+
+Body: ``{"entry_id", "action": "record" | "redeal" | "edit" | "undo", "entry"?,
+"n"?, "version"?}``; every entry carries its id (API.md "Exactly-once
+entries"), so a retry after a lost answer is answered again and written once.
+A ``record`` or ``redeal`` is checked at its new place in the log (another
+phone may have written meanwhile); an ``edit`` or ``undo`` names the version
+it was made against and is refused (412) if the game moved since. Answers and
+refusals are the API's (errors through :mod:`scorekeeper.web.errors`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify
+
+from scorekeeper.store import games as services
+from scorekeeper.store.input import parse_deal_body, parse_entry_id, parse_redeal_body
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.sharing.access import require_edit
+
+bp = Blueprint("offline_api", __name__)
+SOURCE = "offline"
+ACTIONS = ("record", "redeal", "edit", "undo")
+
+
+@bp.post("/games/<game_id>/sync")
+def sync(game_id: str) -> Response:
+    """Write one outbox entry; the answer of ``POST …/deals`` (or the redeal, edit, undo)."""
+    if not services.game_exists(game_id):
+        raise services.GameNotFound(game_id)
+    require_edit(game_id)
+    body = json_body()
+    entry_id = parse_entry_id(body.get("entry_id"))
+    action = body.get("action")
+    if action not in ACTIONS:
+        abort(400, description=_("Unknown action: use record, redeal, edit or undo."))
+    status, answer, loaded = _write(game_id, action, entry_id, body)
+    response = jsonify({**answer, "game": loaded.state()})
+    response.status_code = status
+    response.set_etag(str(loaded.version))
+    return response
+
+
+def _write(
+    game_id: str, action: str, entry_id: str, body: dict[str, Any]
+) -> tuple[int, dict[str, Any], services.LoadedGame]:
+    try:
+        if action == "record":
+            loaded, n = services.record_deal(
+                game_id, parse_deal_body(body.get("entry") or {}), None, SOURCE, entry_id
+            )
+            return 201, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
+        if action == "redeal":
+            redeal = parse_redeal_body(body.get("entry") or {})
+            loaded = services.record_redeal(game_id, redeal, None, SOURCE, entry_id)
+            return 201, {"redeal": redeal.to_dict()}, loaded
+        version = _version(body)
+        if action == "edit":
+            n = _deal_number(body)
+            entry = parse_deal_body(body.get("entry") or {})
+            loaded = services.edit_deal(game_id, n, entry, version, SOURCE, entry_id)
+            return 200, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
+        loaded = services.undo_last(game_id, version, SOURCE, entry_id)
+        return 200, {}, loaded
+    except services.AlreadyWritten as done:
+        return _repeat(done)
+
+
+def _repeat(done: services.AlreadyWritten) -> tuple[int, dict[str, Any], services.LoadedGame]:
+    """The answer the first copy of this entry got (its deal as then scored)."""
+    after = {k: v for k, v in (done.after or {}).items() if k != "kind"}
+    if done.action == "record":
+        return 201, {"deal": after}, done.loaded
+    if done.action == "redeal":
+        return 201, {"redeal": {k: v for k, v in after.items() if k != "n"}}, done.loaded
+    return 200, ({"deal": after} if done.action == "edit" else {}), done.loaded
+
+
+def _version(body: dict[str, Any]) -> int:
+    version = body.get("version")
+    if type(version) is not int or version < 1:
+        abort(400, description=_("A correction or an undo names the game's version it changes."))
+    return version
+
+
+def _deal_number(body: dict[str, Any]) -> int:
+    n = body.get("n")
+    if type(n) is not int or n < 1:
+        abort(400, description=_("A correction names the deal it changes (n)."))
+    return n

@@ -1,0 +1,44 @@
+// scorekeeper: registers the service worker; loads the offline scripts only when
+// they have work (offline, entries waiting, an update, a kept game, "Keep…", install).
+"use strict";
+(function () {
+  var box = document.querySelector("[data-offline-status]");
+  if (!box) return;
+  var base = box.getAttribute("data-assets"), sw = navigator.serviceWorker, loading = null;
+  var boot = window.SKBoot = { dirty: false };
+  function script(name) {
+    return new Promise(function (ok, fail) {
+      var tag = document.createElement("script");
+      tag.src = base + name;
+      tag.onload = ok;
+      tag.onerror = fail;
+      document.head.appendChild(tag);
+    });
+  }
+  boot.load = function () {
+    if (loading) return loading;
+    var css = document.createElement("link"), page = document.querySelector("[data-offline-script]");
+    css.rel = "stylesheet";
+    css.href = base + "offline.css";
+    document.head.appendChild(css);
+    loading = ["outbox.js", "offline.js"].concat(page ? [page.getAttribute("data-offline-script")] : [])
+      .reduce(function (done, name) { return done.then(function () { return script(name); }); }, Promise.resolve());
+    return loading;
+  };
+  document.addEventListener("input", function (e) {
+    if (e.target.form && e.target.form.method === "post") boot.dirty = true;
+  });
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("[data-keep-offline]")) { boot.keep = true; boot.load(); }
+  });
+  addEventListener("offline", boot.load);
+  addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
+  var game = document.querySelector("[data-offline-game]");
+  if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0 ||
+      (game && (" " + localStorage.getItem("sk-kept") + " ").indexOf(" " + game.getAttribute("data-offline-game") + " ") >= 0)) boot.load();
+  if (sw) sw.register(box.getAttribute("data-sw-url"), { scope: box.getAttribute("data-scope") }).then(function (r) {
+    // An update (not the first install) is offered by offline.js.
+    if (sw.controller && (r.waiting || r.installing)) boot.load();
+    r.addEventListener("updatefound", function () { if (sw.controller) boot.load(); });
+  }, function () {});
+})();

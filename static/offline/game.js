@@ -1,0 +1,261 @@
+// scorekeeper: offline play on the game page (templates/offline/_game.html).
+// - "Keep this game available offline": its pages and the rules engine.
+// - Entries waiting to sync: the scoreboard, the heading and the contract
+//   buttons as the engine on the phone computes them, and the list of entries
+//   "waiting to sync".
+// - Undo without a network: the phone's own last entry is taken back; a deal
+//   already on the server gets an undo in the outbox.
+// - A conflict (an entry the server refused once back online): what this phone
+//   entered beside what the other phone recorded; keep (send again), change
+//   (back to its form, filled in) or discard.
+"use strict";
+
+(function () {
+  var panel = document.querySelector("[data-offline-game]");
+  var O = window.SKOffline;
+  var Outbox = window.SKOutbox;
+  if (!panel || !O || !Outbox) return;
+  var gameId = panel.getAttribute("data-offline-game");
+  var url = panel.getAttribute("data-offline-url");
+  var names = [];
+  var texts = { contracts: {} };
+  var line = panel.querySelector("[data-offline-line]");
+  var keepButton = panel.querySelector("[data-keep-offline]");
+
+  function text(name) { return texts[name] || ""; }
+  function say(name) { if (text(name)) line.textContent = text(name); }
+  function contractsText(list) { return list.map(function (c) { return texts.contracts[c] || c; }).join(" + "); }
+
+  // The phone's copy of the game, with the panel's words (fresh online, kept offline).
+  function gameData() {
+    return O.gameData(url).then(function (data) {
+      texts = data.texts || texts;
+      names = data.players;
+      return data;
+    });
+  }
+  function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
+
+  function scoresLine(scores) {
+    return names.map(function (name, seat) { return name + " " + O.score(scores[seat]); }).join(" · ");
+  }
+
+  function describe(entry, deal) {
+    if (entry.action === "undo") return text("undo");
+    if (entry.action === "edit") return O.fill(text("correction"), { n: entry.n });
+    if (entry.action === "redeal") return text("redeal");
+    var n = deal ? deal.n : entry.preview ? entry.preview.n : "";
+    return O.fill(text("deal"), { n: n, contracts: contractsText(entry.entry.contracts) });
+  }
+
+  // Every deal of a game state, in order (kingdoms, then extra deals).
+  function dealsOf(state) {
+    var deals = [];
+    state.kingdoms.forEach(function (k) { deals = deals.concat(k.deals); });
+    return deals.concat(state.extra_deals || []);
+  }
+
+  // --- the board as the phone computes it -------------------------------------------------
+
+  function showBoard(state) {
+    state.totals.forEach(function (total, seat) {
+      var cell = document.querySelector('[data-testid="total-' + seat + '"] .total-score');
+      if (cell) cell.textContent = O.score(total);
+    });
+    (state.team_totals || []).forEach(function (total, team) {
+      var cell = document.querySelector('[data-testid="team-' + team + '"] .total-score');
+      if (cell) cell.textContent = O.score(total);
+    });
+    var heading = document.querySelector('[data-testid="game-status"]');
+    if (heading) {
+      heading.textContent = state.finished ? text("game-over") : O.fill(text("deal-of"), {
+        n: state.deals_played + 1, total: state.deals_total
+      });
+    }
+    var king = document.querySelector('[data-testid="turn"] strong');
+    if (king && state.current_king !== null) king.textContent = names[state.current_king];
+    all('[data-testid="leader"], [data-testid="dealer-line"], [data-testid="turn"] .hint').forEach(function (node) {
+      node.hidden = true;  // worded by the server for the game it last saw
+    });
+    var choices = (state.available_choices || []).map(function (c) { return c.join("-"); });
+    all('[data-testid="choose-contract"] a.contract-button').forEach(function (button) {
+      var key = (button.getAttribute("data-testid") || "").replace(/^contract-/, "");
+      button.hidden = choices.indexOf(key) < 0;
+    });
+    var choose = document.querySelector('[data-testid="choose-contract"]');
+    if (choose) choose.hidden = state.finished;
+  }
+
+  function showPending(entries, data, state) {
+    var list = panel.querySelector("[data-pending-list]");
+    list.textContent = "";
+    var phoneDeals = state ? dealsOf(state).slice(data.state.deals_played) : [];
+    var next = 0;
+    entries.filter(function (e) { return e.state === "waiting"; }).forEach(function (entry) {
+      var deal = entry.action === "record" ? phoneDeals[next++] : null;
+      var item = O.el("li", "pending", describe(entry, deal));
+      item.setAttribute("data-testid", "pending-entry");
+      item.appendChild(O.el("span", "pending-mark", " · " + text("waiting")));
+      if (deal) item.appendChild(O.el("span", "pending-scores", scoresLine(deal.scores)));
+      list.appendChild(item);
+    });
+    panel.querySelector("[data-pending]").hidden = !list.children.length;
+  }
+
+  // --- conflicts --------------------------------------------------------------------------
+
+  // One entry beside what the other phone recorded, and the player's three choices.
+  function conflictBox() {
+    var node = O.el("div", "conflict");
+    node.setAttribute("data-testid", "conflict");
+    node.appendChild(O.el("h3", "", text("conflict")));
+    node.appendChild(O.el("p", "conflict-why")).setAttribute("data-conflict-why", "");
+    var sides = node.appendChild(O.el("div", "side-by-side"));
+    ["mine", "theirs"].forEach(function (side) {
+      var box = sides.appendChild(O.el("div", "side"));
+      box.appendChild(O.el("h4", "", text(side)));
+      box.appendChild(O.el("div")).setAttribute("data-conflict-" + side, "");
+    });
+    var actions = node.appendChild(O.el("div", "actions"));
+    ["keep", "change", "discard"].forEach(function (choice) {
+      var button = actions.appendChild(O.el("button", choice === "discard" ? "button button-danger" : "button", text(choice)));
+      button.type = "button";
+      button.setAttribute("data-choice", choice);
+      button.setAttribute("data-testid", "conflict-" + choice);
+    });
+    return node;
+  }
+
+  function showConflicts(entries) {
+    var box = panel.querySelector("[data-conflicts]");
+    box.textContent = "";
+    entries.filter(function (e) { return e.state === "conflict"; }).slice(0, 1).forEach(function (entry) {
+      var node = conflictBox();
+      var refusal = entry.refusal || {};
+      node.querySelector("[data-conflict-why]").textContent =
+        (refusal.errors || []).map(function (e) { return e.message; }).join(" ");
+      var mine = node.querySelector("[data-conflict-mine]");
+      mine.appendChild(O.el("p", "", describe(entry, null)));
+      if (entry.preview && entry.preview.scores) mine.appendChild(O.el("p", "muted", scoresLine(entry.preview.scores)));
+      var theirs = node.querySelector("[data-conflict-theirs]");
+      var recorded = refusal.game ? dealsOf(refusal.game).slice(entry.base_deals || 0) : [];
+      if (!recorded.length) theirs.appendChild(O.el("p", "", text("theirs-none")));
+      recorded.forEach(function (deal) {
+        theirs.appendChild(O.el("p", "", O.fill(text("deal"), { n: deal.n, contracts: contractsText(deal.contracts) })));
+        theirs.appendChild(O.el("p", "muted", scoresLine(deal.scores)));
+      });
+      Array.prototype.forEach.call(node.querySelectorAll("[data-choice]"), function (button) {
+        button.addEventListener("click", function () { decide(entry, button.getAttribute("data-choice")); });
+      });
+      box.appendChild(node);
+    });
+  }
+
+  function decide(entry, choice) {
+    var done;
+    if (choice === "keep") {
+      entry.state = "waiting";
+      delete entry.refusal;
+      done = Outbox.put(entry);
+    } else if (choice === "discard") {
+      done = Outbox.remove(entry.entry_id, gameId);
+    } else {
+      sessionStorage.setItem("sk-draft-" + gameId, JSON.stringify(entry));
+      done = Outbox.remove(entry.entry_id, gameId).then(function () {
+        var key = "contract-" + entry.entry.contracts.join("-");
+        var link = all('[data-testid="choose-contract"] a.contract-button').filter(function (a) {
+          return a.getAttribute("data-testid") === key;
+        })[0];
+        if (link) window.location.assign(link.href);  // its form, filled in again (form.js)
+      });
+    }
+    return done.then(function () { return O.syncNow(); }).then(render);
+  }
+
+  // --- undo without a network -------------------------------------------------------------
+
+  function interceptUndo() {
+    var form = document.querySelector('[data-testid="undo-form"]');
+    if (!form) return;
+    form.addEventListener("submit", function (event) {
+      if (navigator.onLine && !panel.hasAttribute("data-has-pending")) return;
+      event.preventDefault();
+      Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
+        var data = found[0];
+        var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
+        if (!data.editable) { say("view-only"); return null; }
+        var last = waiting[waiting.length - 1];
+        if (last && last.action === "record") return Outbox.remove(last.entry_id, gameId);
+        return Outbox.add({
+          game: gameId, action: "undo", version: data.version, after: waiting.length,
+          base_version: data.version, base_deals: data.state.deals_played,
+          urls: { offline: url, game: window.location.pathname }
+        }).then(O.askBackgroundSync);
+      }).then(render, function () { say("no-engine"); });
+    });
+  }
+
+  // --- the page ---------------------------------------------------------------------------
+
+  function render() {
+    return Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
+      var data = found[0];
+      var entries = found[1];
+      var waiting = entries.filter(function (e) { return e.state === "waiting"; });
+      panel.toggleAttribute("data-has-pending", entries.length > 0);
+      if (!navigator.onLine) say(data.editable ? "offline" : "view-only");
+      showConflicts(entries);
+      if (!waiting.length) { showPending([], data, null); return null; }
+      return O.check(data, O.pendingOf(waiting), null).then(function (answer) {
+        if (!answer.ok) return;
+        showBoard(answer.state);
+        showPending(entries, data, answer.state);
+      });
+    }).catch(function () {});
+  }
+
+  keepButton.addEventListener("click", function () {
+    keepButton.disabled = true;
+    say("getting");
+    gameData().catch(function () {}).then(function () { return O.keepOffline(gameId, url); }).then(function () {
+      say("ready");
+      panel.setAttribute("data-kept", "");
+    }, function (error) {
+      var reason = error && error.message;
+      say(reason === "no-engine" ? "no-engine" : reason === "no-browser" ? "no-browser" : "failed");
+      keepButton.disabled = false;
+    });
+  });
+
+  document.addEventListener("sk-synced", function (event) {
+    var report = event.detail || {};
+    render().then(function () {
+      if (!(report.games || {})[gameId]) return;
+      return Outbox.list(gameId).then(function (left) {
+        if (left.length) return;
+        say("synced");
+        // The server's page now holds what was entered offline: show it (unless typing).
+        var typing = document.activeElement && document.activeElement.form;
+        if (!typing) window.location.reload();
+      });
+    });
+  });
+  if (Outbox.channel) Outbox.channel.addEventListener("message", function (event) {
+    if (event.data && event.data.type === "changed" && event.data.game === gameId) render();
+  });
+  window.addEventListener("offline", render);
+
+  Outbox.kept().then(function (kept) {
+    if (kept.some(function (k) { return k.game === gameId; })) {
+      panel.setAttribute("data-kept", "");
+      gameData().then(function () { say("ready"); }, function () {});  // the copy kept, refreshed
+    }
+  }).catch(function () {});
+  interceptUndo();
+  O.flashSaved();
+  render();
+  if (window.SKBoot && window.SKBoot.keep) {  // tapped while this script was loading
+    window.SKBoot.keep = false;
+    keepButton.click();
+  }
+})();

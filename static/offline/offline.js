@@ -1,0 +1,256 @@
+// scorekeeper: the installable app and offline play, on every page.
+// - Registers the service worker (sw.js) and offers a new version ("A new
+//   version is ready: reload") only while no form is half filled.
+// - The header counts the entries waiting to sync; they are sent on the
+//   `online` event, at start and by Background Sync (outbox.js).
+// - On a game page: "Keep this game available offline" (its pages and the
+//   rules engine, fetched only then), and, while entries wait, the scoreboard
+//   as the engine on the phone computes it; conflicts side by side.
+// - On a deal form without a network: the deal is checked by the engine in a
+//   web worker (engine-worker.js), its refusals shown like the server's, and
+//   kept in the outbox.
+// Every visible text comes from the page (data-* attributes).
+"use strict";
+
+(function () {
+  var Outbox = window.SKOutbox;
+  var status = document.querySelector("[data-offline-status]");
+  var boot = window.SKBoot || { dirty: false };
+  if (!Outbox || !status) return;
+  var waitingWorker = null;
+  var reloading = false;
+
+  // --- words and numbers ------------------------------------------------------------------
+
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (all, key) {
+      return key in values ? String(values[key]) : all;
+    });
+  }
+
+  function digits(text) {
+    if (document.documentElement.getAttribute("data-digits") !== "arab") return text;
+    return text.replace(/[0-9]/g, function (d) { return "٠١٢٣٤٥٦٧٨٩".charAt(Number(d)); });
+  }
+
+  function score(n) {
+    var text = (n < 0 ? "\u2212" : "") + digits(String(Math.abs(n)));
+    return document.documentElement.dir === "rtl" ? "\u2066" + text + "\u2069" : text;
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function json(attr) {
+    try { return JSON.parse(attr || "null"); } catch (e) { return null; }
+  }
+
+  // --- the service worker and its updates -------------------------------------------------
+
+  function register() {
+    if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+    return navigator.serviceWorker.register(status.getAttribute("data-sw-url"), {
+      scope: status.getAttribute("data-scope")
+    }).then(function (registration) {
+      watchUpdates(registration);
+      return registration;
+    }, function () { return null; });
+  }
+
+  function watchUpdates(registration) {
+    if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
+    track(registration.installing);
+    registration.addEventListener("updatefound", function () { track(registration.installing); });
+  }
+
+  function track(worker) {
+    if (!worker) return;
+    worker.addEventListener("statechange", function () {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
+    });
+  }
+
+  function offerUpdate(worker) {
+    waitingWorker = worker;
+    showUpdate();
+  }
+
+  // Never under a half-filled form: the offer waits until it is sent or left.
+  function showUpdate() {
+    status.querySelector("[data-update-ready]").hidden = !waitingWorker || boot.dirty;
+  }
+
+  status.querySelector("[data-update-ready]").addEventListener("click", function () {
+    if (!waitingWorker || boot.dirty) return;
+    reloading = true;
+    waitingWorker.postMessage({ type: "skip-waiting" });
+  });
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (reloading) window.location.reload();
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var form = event.target && event.target.form;
+    if (form && form.method === "post") { boot.dirty = true; showUpdate(); }
+  });
+  document.addEventListener("submit", function () { boot.dirty = false; });
+
+  // --- the outbox in the header, and its sync ---------------------------------------------
+
+  var countLink = status.querySelector("[data-sync-count]");
+
+  function refreshCount() {
+    return Outbox.list().then(function (entries) {
+      countLink.hidden = !entries.length;
+      localStorage.setItem("sk-outbox", String(entries.length));  // boot.js: load me next time
+      countLink.textContent = fill(countLink.getAttribute("data-text"), { count: digits(String(entries.length)) });
+      if (entries.length) countLink.href = entries[0].urls.game + "#offline";
+      return entries;
+    }, function () { return []; });
+  }
+
+  function syncNow() {
+    if (!navigator.onLine) return Promise.resolve(null);
+    return Outbox.list().then(function (entries) {
+      if (!entries.some(function (e) { return e.state === "waiting"; })) return null;
+      return Outbox.sync().then(function (report) {
+        refreshCount();
+        document.dispatchEvent(new CustomEvent("sk-synced", { detail: report }));
+        return report;
+      }, function () { return null; });
+    });
+  }
+
+  function askBackgroundSync() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.sync) return registration.sync.register("sk-outbox");
+    }).catch(function () {});
+  }
+
+  window.addEventListener("online", syncNow);
+  if (Outbox.channel) Outbox.channel.addEventListener("message", refreshCount);
+
+  // --- the engine on the phone ------------------------------------------------------------
+
+  var Engine = { worker: null, ready: null, seq: 0, waiting: {} };
+
+  function startEngine(config) {
+    if (Engine.ready) return Engine.ready;
+    Engine.worker = new Worker(config.worker, { type: "module" });
+    Engine.ready = new Promise(function (resolve, reject) {
+      Engine.worker.onmessage = function (event) {
+        var message = event.data;
+        if (message.type === "ready") { Engine.phases = message.phases; resolve(message.ms); }
+        else if (message.type === "failed") reject(new Error(message.error));
+        else if (message.type === "answer") {
+          var done = Engine.waiting[message.id];
+          delete Engine.waiting[message.id];
+          if (done) done(message);
+        }
+      };
+      Engine.worker.onerror = function (event) { reject(new Error(event.message || "worker")); };
+    });
+    Engine.worker.postMessage({
+      type: "start", pyodide: config.pyodide, archive: config.archive, messages: config.messages
+    });
+    Engine.ready.catch(function () { Engine.ready = null; });
+    return Engine.ready;
+  }
+
+  // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
+  function check(data, pending, entry) {
+    return startEngine(data.engine).then(function () {
+      return new Promise(function (resolve, reject) {
+        var id = ++Engine.seq;
+        Engine.waiting[id] = function (message) {
+          if (message.error) reject(new Error(message.error)); else resolve(message.answer);
+        };
+        Engine.worker.postMessage({
+          type: "check", id: id,
+          request: { game: data, pending: pending, entry: entry || null }
+        });
+      });
+    });
+  }
+
+  function pendingOf(entries) {
+    return entries.filter(function (e) { return e.state === "waiting"; }).map(function (e) {
+      return { action: e.action, entry: e.entry || null, n: e.n || null };
+    });
+  }
+
+  // The game as last seen from the server: fresh when online, the copy kept when not.
+  function gameData(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error("offline.json " + response.status);
+      return response.json();
+    });
+  }
+
+  function controlled() {
+    if (navigator.serviceWorker.controller) return Promise.resolve();
+    return new Promise(function (resolve) {
+      navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+    });
+  }
+
+  // Keep a game for offline play: its pages, its deal forms and the engine.
+  function keepOffline(gameId, url) {
+    if (!("serviceWorker" in navigator)) return Promise.reject(new Error("no-browser"));
+    return register().then(function () { return navigator.serviceWorker.ready; })
+      .then(controlled)
+      .then(function () { return gameData(url); })
+      .then(function (data) {
+        if (!data.engine.ready) throw new Error("no-engine");
+        var pages = [data.urls.game].concat(data.urls.forms).map(function (page) {
+          return fetch(page, { credentials: "same-origin" });
+        });
+        return Promise.all(pages).then(function () { return startEngine(data.engine); })
+          .then(function () { return Outbox.keep(gameId); })
+          .then(function () {
+            var kept = (localStorage.getItem("sk-kept") || "").split(" ").filter(Boolean);
+            if (kept.indexOf(gameId) < 0) kept.unshift(gameId);
+            localStorage.setItem("sk-kept", kept.slice(0, 50).join(" "));
+          });
+      });
+  }
+
+  // --- saved offline: a line on the next page ---------------------------------------------
+
+  function flashSaved() {
+    var text = sessionStorage.getItem("sk-saved");
+    if (!text) return;
+    sessionStorage.removeItem("sk-saved");
+    var main = document.getElementById("main");
+    var line = el("p", "flash flash-success", text);
+    line.setAttribute("role", "status");
+    line.setAttribute("data-testid", "offline-saved");
+    main.insertBefore(line, main.firstChild);
+  }
+
+  window.SKOffline = {
+    engine: Engine, startEngine: startEngine, check: check, gameData: gameData,
+    syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, el: el, json: json,
+    pendingOf: pendingOf, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
+    flashSaved: flashSaved
+  };
+
+  register();
+  refreshCount().then(syncNow);
+  // Installed: the engine is fetched at once, for the first time the network drops.
+  function engineOnInstall() {
+    fetch(status.getAttribute("data-scope") + "offline/engine.json")
+      .then(function (response) { return response.json(); })
+      .then(startEngine).catch(function () {});
+  }
+  if (boot.installed) engineOnInstall();
+  window.addEventListener("appinstalled", engineOnInstall);
+})();

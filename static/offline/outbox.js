@@ -1,0 +1,184 @@
+// scorekeeper: the outbox of entries made offline (IndexedDB), and their sync.
+// Loaded by the pages and by the service worker (importScripts): no DOM here.
+// Each entry carries an id made on this phone (entry_id): the server writes it
+// once however often it is sent. An entry leaves the outbox only with the
+// server's answer (written, or written before) or the player's decision;
+// one the server refuses is kept as a conflict, and the game's later entries
+// wait behind it.
+"use strict";
+
+(function (root) {
+  var DB_NAME = "scorekeeper-offline";
+  var DB_VERSION = 1;
+  var REFUSED = [403, 404, 409, 412, 422];
+  var channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sk-outbox") : null;
+
+  function open() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(DB_NAME, DB_VERSION);
+      request.onupgradeneeded = function () {
+        var db = request.result;
+        var outbox = db.createObjectStore("outbox", { keyPath: "entry_id" });
+        outbox.createIndex("game", "game");
+        db.createObjectStore("kept", { keyPath: "game" });
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  // Run fn(store) in one transaction; resolves with fn's request result once committed.
+  function withStore(name, mode, fn) {
+    return open().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(name, mode);
+        var request = fn(tx.objectStore(name));
+        var result;
+        if (request) request.onsuccess = function () { result = request.result; };
+        tx.oncomplete = function () { db.close(); resolve(result); };
+        tx.onerror = tx.onabort = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+
+  function bySeq(a, b) { return a.seq - b.seq; }
+
+  function list(game) {
+    return withStore("outbox", "readonly", function (store) {
+      return game ? store.index("game").getAll(game) : store.getAll();
+    }).then(function (entries) { return (entries || []).sort(bySeq); });
+  }
+
+  function announce(what) {
+    if (channel) channel.postMessage(what);
+    if (typeof localStorage === "undefined") return;  // in the service worker
+    list().then(function (entries) { localStorage.setItem("sk-outbox", String(entries.length)); });
+  }
+
+  function put(entry) {
+    return withStore("outbox", "readwrite", function (store) { return store.put(entry); })
+      .then(function () { announce({ type: "changed", game: entry.game }); });
+  }
+
+  function remove(entryId, game) {
+    return withStore("outbox", "readwrite", function (store) { return store.delete(entryId); })
+      .then(function () { announce({ type: "changed", game: game }); });
+  }
+
+  function newId() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); });
+    return "o" + Date.now().toString(36) + "-" + hex.join("");
+  }
+
+  // A new entry: {game, action, entry?, n?, version?, urls: {offline, sync}}.
+  function add(entry) {
+    entry.entry_id = newId();
+    entry.seq = Date.now() + Math.random();
+    entry.state = "waiting";
+    entry.created = new Date().toISOString();
+    return put(entry).then(function () { return entry; });
+  }
+
+  function keep(game, info) {
+    return withStore("kept", "readwrite", function (store) {
+      return store.put({ game: game, at: new Date().toISOString(), info: info || null });
+    });
+  }
+
+  function kept() {
+    return withStore("kept", "readonly", function (store) { return store.getAll(); });
+  }
+
+  function postJSON(url, body, token) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": token || "" },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().catch(function () { return null; }).then(function (json) {
+        return { status: response.status, body: json };
+      });
+    });
+  }
+
+  // The game as the server has it now, and a CSRF token for this session.
+  function fetchGame(entry) {
+    return fetch(entry.urls.offline, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("game " + response.status);
+        return response.json();
+      });
+  }
+
+  function wire(entry) {
+    var body = { entry_id: entry.entry_id, action: entry.action };
+    if (entry.entry) body.entry = entry.entry;
+    if (entry.n) body.n = entry.n;
+    if (entry.version) body.version = entry.version;
+    return body;
+  }
+
+  // Send one game's waiting entries, in order; stop at the first one refused.
+  function syncGame(entries, report) {
+    var game = null;
+    var i = 0;
+    function next() {
+      if (i >= entries.length) return Promise.resolve();
+      var entry = entries[i++];
+      if (entry.state !== "waiting") return Promise.resolve();  // a conflict holds the rest
+      var sent = game ? Promise.resolve(game) : fetchGame(entry).then(function (g) { game = g; return g; });
+      return sent.then(function (g) {
+        return postJSON(g.urls.sync, wire(entry), g.csrf_token);
+      }).then(function (answer) {
+        if (answer.status === 200 || answer.status === 201) {
+          report.synced += 1;
+          report.games[entry.game] = true;
+          return remove(entry.entry_id, entry.game).then(next);
+        }
+        if (REFUSED.indexOf(answer.status) >= 0 && answer.body) {
+          entry.state = "conflict";
+          entry.refusal = { status: answer.status, errors: answer.body.errors || [], game: answer.body.game || null };
+          report.conflicts += 1;
+          return put(entry);
+        }
+        throw new Error("sync answered " + answer.status);  // busy, down: try again later
+      });
+    }
+    return next();
+  }
+
+  var running = null;
+
+  // Send every waiting entry of every game. Resolves with {synced, conflicts, games};
+  // rejects when the network or the server is not there (the entries stay).
+  function sync() {
+    if (running) return running;
+    var report = { synced: 0, conflicts: 0, games: {} };
+    announce({ type: "syncing" });
+    running = list().then(function (entries) {
+      var games = {};
+      entries.forEach(function (e) { (games[e.game] = games[e.game] || []).push(e); });
+      return Object.keys(games).reduce(function (done, game) {
+        return done.then(function () { return syncGame(games[game], report); });
+      }, Promise.resolve());
+    }).then(function () {
+      announce({ type: "synced", report: report });
+      return report;
+    }, function (error) {
+      announce({ type: "sync-failed" });
+      throw error;
+    });
+    running.then(clear, clear);
+    function clear() { running = null; }
+    return running;
+  }
+
+  root.SKOutbox = {
+    add: add, put: put, remove: remove, list: list, keep: keep, kept: kept,
+    sync: sync, newId: newId, channel: channel
+  };
+})(self);

@@ -1,0 +1,119 @@
+// scorekeeper: the service worker (served at /sw.js, RELEASE written in above).
+// - The app's files: from the cache of this release (cache first); a new
+//   release is a new service worker, which waits until the player reloads
+//   ("A new version is ready: reload") and then deletes the old caches.
+// - Pages (home, help, games and their deal forms): from the network, kept for
+//   offline; without a network, the copy kept (or "Not on this phone").
+// - The engine (Pyodide, the rules archive): cached when first fetched, which
+//   happens only once the player keeps a game offline or installs the app.
+// - The API is never cached. Background Sync sends the outbox (outbox.js).
+"use strict";
+
+importScripts(RELEASE.outbox);
+
+var STATIC = "sk-static-" + RELEASE.version;
+var RULES = "sk-rules-" + RELEASE.version;
+var PYODIDE = "sk-pyodide-" + RELEASE.pyodide.split("/").filter(Boolean).pop();
+var PAGES = "sk-pages";  // pages kept across releases: the games this phone opened
+// The engine's memory after start-up (engine-worker.js), for this engine and Pyodide only.
+var SNAPSHOT = "sk-snapshot-" + RELEASE.engine.split("/").pop() + "-" + PYODIDE.slice("sk-pyodide-".length);
+var CURRENT = [STATIC, RULES, PYODIDE, PAGES, SNAPSHOT];
+var ROOT = RELEASE.root;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(STATIC).then(function (cache) {
+    return cache.addAll(RELEASE.precache.map(function (url) {
+      return new Request(url, { cache: "reload", credentials: "same-origin" });
+    }));
+  }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    var old = names.filter(function (n) { return n.indexOf("sk-") === 0 && CURRENT.indexOf(n) < 0; });
+    var hadRules = old.some(function (n) { return n.indexOf("sk-rules-") === 0; });
+    return Promise.all(old.map(function (n) { return caches.delete(n); })).then(function () {
+      // A phone that kept the engine gets the new one at once, not at its next offline moment.
+      if (hadRules) return caches.open(RULES).then(function (c) { return c.add(RELEASE.engine); }).catch(function () {});
+    });
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("message", function (event) {
+  if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+});
+
+self.addEventListener("sync", function (event) {
+  if (event.tag === "sk-outbox") event.waitUntil(SKOutbox.sync());
+});
+
+function isPage(url) {
+  var path = url.pathname;
+  if (path === ROOT || path === ROOT + "help") return true;
+  if (path.indexOf(ROOT + "games/") !== 0) return false;
+  return /^games\/[^/]+(\/deals\/(new|\d+\/edit))?$/.test(path.slice(ROOT.length)) ||
+    /\/offline\.json$/.test(path);
+}
+
+function cacheFirst(request, name) {
+  return caches.open(name).then(function (cache) {
+    return cache.match(request).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok) cache.put(request, response.clone());
+        return response;
+      });
+    });
+  });
+}
+
+function networkFirst(request, fallback) {
+  return fetch(request).then(function (response) {
+    if (response.ok && response.type === "basic" && !response.redirected) {
+      var copy = response.clone();
+      caches.open(PAGES).then(function (cache) { cache.put(request, copy); });
+    }
+    return response;
+  }, function (error) {
+    return caches.match(request, { cacheName: PAGES }).then(function (hit) {
+      return hit || caches.match(request);  // the home page and the help are also precached
+    }).then(function (hit) {
+      if (hit) return hit;
+      if (!fallback) throw error;
+      return caches.match(RELEASE.unavailable, { cacheName: STATIC });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  var path = url.pathname;
+  if (path.indexOf(ROOT + "api/") === 0) return;
+  if (path.indexOf(RELEASE.pyodide) === 0) {
+    event.respondWith(cacheFirst(request, PYODIDE));
+  } else if (path === RELEASE.engine || path === RELEASE.worker || path.indexOf(RELEASE.messages) === 0) {
+    event.respondWith(path === RELEASE.engine ? cacheFirst(request, RULES) : networkFirstIn(request, RULES));
+  } else if (path.indexOf(ROOT + "static/") === 0 || path === RELEASE.manifest) {
+    event.respondWith(cacheFirst(request, STATIC));
+  } else if (isPage(url)) {
+    event.respondWith(networkFirst(request, request.mode === "navigate"));
+  }
+});
+
+// The worker script and the message catalogues: fresh when online, kept for offline.
+function networkFirstIn(request, name) {
+  return fetch(request).then(function (response) {
+    if (response.ok) {
+      var copy = response.clone();
+      caches.open(name).then(function (cache) { cache.put(request, copy); });
+    }
+    return response;
+  }, function (error) {
+    return caches.match(request, { cacheName: name }).then(function (hit) {
+      if (hit) return hit;
+      throw error;
+    });
+  });
+}

@@ -1,0 +1,449 @@
+"""Offline play in Chromium: the installable app, the engine on the phone, the outbox's sync.
+
+The engine runs in Pyodide, which scripts/test.sh fetches into vendor/pyodide; the
+tests that need it skip, saying so, only when those files are missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from scorekeeper.extensions import db
+from scorekeeper.store import models
+from scorekeeper.web.offline import engine
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+NAMES = ["Rana", "Sami", "Omar", "Lina"]
+ENGINE_MS = 90_000
+needs_pyodide = pytest.mark.skipif(
+    not engine.pyodide_ready(),
+    reason=f"Pyodide {engine.PYODIDE_VERSION} is not in vendor/pyodide: run scripts/test.sh",
+)
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'offline.sqlite'}", WTF_CSRF_ENABLED=True
+    )
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[Callable[[], BrowserContext]]:
+    made: list[BrowserContext] = []
+
+    def new() -> BrowserContext:
+        context = browser.new_context(**PHONE)  # type: ignore[arg-type]
+        context.set_default_timeout(15_000)
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
+
+
+@pytest.fixture
+def profile_context(browser: Browser, tmp_path: Path) -> Iterator[BrowserContext]:
+    """A phone with a browser profile on disk: Chromium installs no app from an incognito
+    context, which every ``new_context`` is."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        **PHONE,  # type: ignore[arg-type]
+    )
+    context.set_default_timeout(15_000)
+    yield context
+    context.close()
+
+
+# --- steps ---------------------------------------------------------------------------------
+
+
+def start_game(page: Page, base: str) -> str:
+    page.goto(f"{base}/games/new")
+    for seat, name in enumerate(NAMES):
+        page.get_by_test_id(f"player-{seat}").fill(name)
+    page.check("#first_king-0")
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
+    return page.url
+
+
+def controlled(page: Page) -> None:
+    """Wait until the service worker controls the page."""
+    page.evaluate(
+        """() => new Promise((resolve, reject) => {
+             if (navigator.serviceWorker.controller) return resolve(true);
+             navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
+             setTimeout(() => reject(new Error('no service worker controls the page')), 30000);
+           })"""
+    )
+
+
+def keep_offline(page: Page) -> None:
+    controlled(page)
+    page.get_by_test_id("keep-offline").click()
+    expect(page.get_by_test_id("offline-line")).to_have_text(
+        "This game can be played offline on this phone.", timeout=ENGINE_MS
+    )
+
+
+def open_form(page: Page, contract: str) -> None:
+    with page.expect_navigation():
+        page.get_by_test_id(f"contract-{contract}").click()
+    expect(page.get_by_test_id("deal-form")).to_be_visible()
+
+
+def save(page: Page) -> None:
+    """Save a deal offline: back on the game page, saved on this phone."""
+    with page.expect_navigation(timeout=ENGINE_MS):
+        page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("offline-saved")).to_be_visible()
+
+
+def counts(page: Page, name: str, values: list[int]) -> None:
+    for seat, value in enumerate(values):
+        page.fill(f"#{name}-{seat}", str(value))
+
+
+def trix_order(page: Page, order: list[int]) -> None:
+    page.evaluate(
+        """order => order.forEach((seat, place) => {
+             const select = document.getElementById('trix-' + place);
+             select.value = String(seat);
+             select.dispatchEvent(new Event('change', {bubbles: true}));
+           })""",
+        order,
+    )
+
+
+def record_offline(page: Page, contract: str) -> None:
+    open_form(page, contract)
+    if contract == "king":
+        page.check("#kh_taker-1", force=True)
+    elif contract == "queens":
+        for key, taker in zip(("qs", "qh", "qd", "qc"), (2, 2, 3, 0), strict=True):
+            page.check(f"#{key}_taker-{taker}", force=True)
+    elif contract == "collections":
+        counts(page, "tricks", [2, 3, 4, 4])
+    elif contract == "trix":
+        trix_order(page, [1, 0, 3, 2])
+    save(page)
+
+
+def server_log(app: Flask, game_id: str) -> list[dict[str, Any]]:
+    with app.app_context():
+        db.session.remove()
+        rows = db.session.scalars(
+            db.select(models.LogEntry)
+            .where(models.LogEntry.game_id == game_id)
+            .order_by(models.LogEntry.position)
+        ).all()
+        return [row.payload for row in rows]
+
+
+def entry_ids(app: Flask, game_id: str) -> list[str | None]:
+    with app.app_context():
+        db.session.remove()
+        return list(
+            db.session.scalars(
+                db.select(models.Revision.entry_id)
+                .where(models.Revision.game_id == game_id)
+                .order_by(models.Revision.version)
+            )
+        )
+
+
+# --- installable ---------------------------------------------------------------------------
+
+
+def test_chromium_finds_the_app_installable(live_server: str, profile_context: Any) -> None:
+    page = profile_context.new_page()
+    page.goto(f"{live_server}/")
+    controlled(page)
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == []
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest
+    scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
+    assert scope == f"{live_server}/"
+
+
+def test_home_help_and_an_opened_game_open_offline(live_server: str, contexts: Any) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    controlled(page)
+    page.goto(f"{live_server}/help")
+    page.goto(game_url)  # opened once under the service worker: kept
+    context.set_offline(True)
+    for url in (f"{live_server}/", f"{live_server}/help", game_url):
+        page.goto(url)
+        expect(page.locator("header.site-header")).to_be_visible()
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
+    page.goto(f"{live_server}/games/never-opened-here")
+    expect(page.get_by_test_id("offline-unavailable")).to_be_visible()
+
+
+# --- offline play --------------------------------------------------------------------------
+
+
+@needs_pyodide
+def test_five_deals_offline_then_exactly_those_on_the_server(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    keep_offline(page)
+    context.set_offline(True)
+    page.goto(game_url)
+
+    record_offline(page, "king")
+    # Diamonds adding up to 12: refused on the phone, in the engine's words (R11).
+    open_form(page, "diamonds")
+    counts(page, "diamonds", [3, 4, 5, 0])
+    page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("offline-errors")).to_contain_text(
+        "Diamonds must add up to 13; these add up to 12", timeout=ENGINE_MS
+    )
+    expect(page.locator("#diamonds-group [data-offline-error]")).to_be_visible()
+    counts(page, "diamonds", [3, 4, 5, 1])
+    save(page)
+    record_offline(page, "queens")
+    record_offline(page, "collections")
+    record_offline(page, "trix")
+
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 5")
+    page.reload()  # still offline: the outbox and the phone's scoreboard survive
+    expect(page.get_by_test_id("pending-entry")).to_have_count(5, timeout=ENGINE_MS)
+    # The board moves on as the engine on the phone says: the next kingdom's first deal.
+    expect(page.get_by_test_id("game-status")).to_have_text("Deal 6 of 20")
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
+    expect(page.get_by_test_id("contract-king")).to_be_visible()
+    assert server_log(app, game_id) == []
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    log = server_log(app, game_id)
+    assert [entry["contracts"] for entry in log] == [
+        ["king"],
+        ["diamonds"],
+        ["queens"],
+        ["collections"],
+        ["trix"],
+    ]
+    assert log[1]["captures"]["diamonds"] == [3, 4, 5, 1]
+    ids = entry_ids(app, game_id)
+    assert len(ids) == 5 and len(set(ids)) == 5 and all(ids)
+
+
+# --- two phones ----------------------------------------------------------------------------
+
+FIRST_KINGDOM = [
+    {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}},
+    {
+        "contracts": ["queens"],
+        "captures": {
+            "queens": {
+                q: {"taker": t, "doubled_by": None}
+                for q, t in zip(("QS", "QH", "QD", "QC"), (2, 2, 3, 0), strict=True)
+            }
+        },
+    },
+    {"contracts": ["diamonds"], "captures": {"diamonds": [5, 4, 3, 1]}},
+    {"contracts": ["collections"], "captures": {"tricks": [2, 3, 4, 4]}},
+    {"contracts": ["trix"], "captures": {"trix_order": [1, 0, 3, 2]}},
+]
+
+
+def api_game(app: Flask, deals: list[dict[str, Any]]) -> tuple[str, str]:
+    """A game made through the API with ``deals`` recorded: (id, edit token)."""
+    client = app.test_client()
+    made = client.post("/api/v1/games", json={"players": NAMES, "first_king": 0}).get_json()
+    auth = {"Authorization": f"Bearer {made['edit_token']}"}
+    for deal in deals:
+        assert (
+            client.post(f"/api/v1/games/{made['id']}/deals", json=deal, headers=auth).status_code
+            == 201
+        )
+    return made["id"], made["edit_token"]
+
+
+def join(page: Page, base: str, game_id: str, token: str) -> str:
+    page.goto(f"{base}/games/{game_id}/join/{token}")
+    with page.expect_navigation():
+        page.get_by_test_id("join-yes").click()
+    return f"{base}/games/{game_id}"
+
+
+@needs_pyodide
+def test_two_phones_the_conflict_is_shown_and_nothing_is_lost(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    game_id, token = api_game(app, FIRST_KINGDOM)
+    context = contexts()
+    phone_a = context.new_page()
+    game_url = join(phone_a, live_server, game_id, token)
+    keep_offline(phone_a)
+    context.set_offline(True)
+    phone_a.goto(game_url)
+    record_offline(phone_a, "king")  # deal 6 on phone A
+    record_offline(phone_a, "queens")  # deal 7 on phone A
+    # Meanwhile phone B, online, records deal 6: the same contract, another taker.
+    theirs = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 3, "doubled_by": 2}}}
+    answer = app.test_client().post(
+        f"/api/v1/games/{game_id}/deals", json=theirs, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert answer.status_code == 201
+
+    context.set_offline(False)
+    phone_a.evaluate("window.dispatchEvent(new Event('online'))")
+    conflict = phone_a.get_by_test_id("conflict")
+    expect(conflict).to_be_visible(timeout=30_000)
+    expect(conflict).to_contain_text("Deal 6: King of Hearts")  # what phone B recorded
+    expect(conflict).to_contain_text("King of Hearts")
+    expect(conflict).to_contain_text("already")  # the server's reason, in words
+    expect(phone_a.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 2")
+    log = server_log(app, game_id)
+    assert len(log) == 6 and log[5] == theirs  # phone A's deals wait for the decision
+
+    phone_a.get_by_test_id("conflict-discard").click()
+    expect(phone_a.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    log = server_log(app, game_id)
+    assert [e["contracts"] for e in log[5:]] == [["king"], ["queens"]]
+    assert log[5] == theirs  # phone B's deal stands; phone A's queens follow it
+
+
+# --- retries -------------------------------------------------------------------------------
+
+
+def test_a_retried_sync_records_one_deal_and_another_body_is_409(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    page = contexts().new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    answers = page.evaluate(
+        """async (url) => {
+             const copy = await (await fetch(url)).json();
+             const send = (entry) => fetch(copy.urls.sync, {
+               method: "POST", credentials: "same-origin",
+               headers: {"Content-Type": "application/json", "X-CSRFToken": copy.csrf_token},
+               body: JSON.stringify({entry_id: "o-retry", action: "record", entry})
+             }).then(r => r.status);
+             const trix = {contracts: ["trix"], captures: {trix_order: [2, 0, 3, 1]}};
+             const king = {contracts: ["king"],
+                           captures: {king_of_hearts: {taker: 1, doubled_by: null}}};
+             return [await send(trix), await send(trix), await send(king)];
+           }""",
+        f"{game_url}/offline.json",
+    )
+    assert answers == [201, 201, 409]
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["trix"]]
+
+
+# --- updates -------------------------------------------------------------------------------
+
+
+def cache_names(page: Page) -> list[str]:
+    return list(page.evaluate("caches.keys()"))
+
+
+def test_a_new_version_waits_for_the_form_then_reloads_and_drops_old_caches(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    page = contexts().new_page()
+    page.goto(f"{live_server}/")
+    controlled(page)
+    old = [n for n in cache_names(page) if n.startswith("sk-static-")]
+    assert len(old) == 1
+    page.goto(f"{live_server}/games/new")
+    page.get_by_test_id("player-0").fill("Rana")  # a half-filled form
+    app.config["OFFLINE_RELEASE"] = "next-release"
+    page.evaluate(
+        """() => navigator.serviceWorker.getRegistration().then(r => r.update().then(() =>
+             new Promise(resolve => {
+               const done = () => r.waiting ? resolve(true) : setTimeout(done, 100);
+               done();
+             })))"""
+    )
+    expect(page.get_by_test_id("update-ready")).to_be_hidden()  # never under a typed form
+    page.goto(f"{live_server}/help")
+    button = page.get_by_test_id("update-ready")
+    expect(button).to_have_text("A new version is ready: reload")
+    with page.expect_navigation():
+        button.click()
+    controlled(page)
+    names = cache_names(page)
+    assert "sk-static-next-release" in names and old[0] not in names
+
+
+# --- security ------------------------------------------------------------------------------
+
+
+def test_the_page_may_not_compile_webassembly_only_the_engine_worker_may(
+    live_server: str, contexts: Any
+) -> None:
+    page = contexts().new_page()
+    page.goto(f"{live_server}/")
+    outcome = page.evaluate(
+        """WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))
+             .then(() => "compiled", error => error.name)"""
+    )
+    assert outcome == "CompileError"
+
+
+def test_no_other_origin_reads_the_phones_copy_or_its_outbox(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    controlled(page)
+    token = page.evaluate("document.cookie")
+    assert token == ""  # the session cookie is HttpOnly: not even this origin's scripts read it
+    page.evaluate(
+        """() => SKBoot.load().then(() => SKOutbox.add({game: "g", action: "undo", version: 1,
+                                                       urls: {offline: "/x", game: "/x"}}))"""
+    )
+    other_origin = live_server.replace("127.0.0.1", "localhost")
+    page.goto(f"{other_origin}/help")
+    outcome = page.evaluate(
+        """url => fetch(url, {credentials: "include"})
+                    .then(r => "read " + r.status, e => e.name)""",
+        f"{game_url}/offline.json",
+    )
+    assert outcome == "TypeError"  # no CORS: another origin cannot read it
+    outbox = page.evaluate(
+        """() => new Promise(resolve => {
+             const request = indexedDB.open("scorekeeper-offline");
+             request.onsuccess = () => {
+               const db = request.result;
+               if (!db.objectStoreNames.contains("outbox")) return resolve(0);
+               const count = db.transaction("outbox").objectStore("outbox").count();
+               count.onsuccess = () => resolve(count.result);
+             };
+           })"""
+    )
+    assert outbox == 0  # another origin's IndexedDB: this app's outbox is not there

@@ -1,0 +1,116 @@
+"""Offline play under gunicorn (gunicorn.conf.py), on SQLite and PostgreSQL.
+
+A phone's page syncs its outbox with its session cookie and CSRF token; copies of
+one entry sent at once (the page and Background Sync, or a retry) record it once.
+The service worker, the manifest and the engine archive are served as the phone
+fetches them.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import threading
+import urllib.parse
+from typing import Any
+
+from tests.server.serving import PLAYERS
+
+TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
+KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
+COPIES = 6
+
+
+class Browser:
+    """One browser: its cookie, over plain HTTP/1.1 connections."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookie = ""
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            head = (
+                {"Cookie": self.cookie, **(headers or {})} if self.cookie else dict(headers or {})
+            )
+            conn.request(method, path, body=body, headers=head)
+            response = conn.getresponse()
+            data = response.read()
+            got = {k.lower(): v for k, v in response.getheaders()}
+        finally:
+            conn.close()
+        if "set-cookie" in got:
+            self.cookie = got["set-cookie"].split(";", 1)[0]
+        return response.status, got, data
+
+    def start_game(self) -> str:
+        _, _, page = self.call("GET", "/games/new")
+        token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page)
+        assert token is not None
+        form = {f"players-{i}": name for i, name in enumerate(PLAYERS)}
+        form.update(first_king="0", preset="standard", csrf_token=token.group(1).decode())
+        body = urllib.parse.urlencode(form).encode()
+        status, headers, _ = self.call(
+            "POST", "/games/new", body, {"Content-Type": "application/x-www-form-urlencoded"}
+        )
+        assert status == 302, status
+        return headers["location"].rsplit("/", 1)[-1]
+
+    def json(self, path: str) -> Any:
+        status, _, data = self.call("GET", path)
+        assert status == 200, (path, status)
+        return json.loads(data)
+
+
+def test_a_phones_outbox_is_written_once_when_served(serve: Any, database_url: str) -> None:
+    server = serve(database_url, workers=3, threads=4)
+    port = int(server.url.rsplit(":", 1)[1])
+    phone = Browser(port)
+    game_id = phone.start_game()
+    copy = phone.json(f"/games/{game_id}/offline.json")
+    assert copy["editable"] is True and copy["csrf_token"]
+    headers = {"Content-Type": "application/json", "X-CSRFToken": copy["csrf_token"]}
+    body = json.dumps({"entry_id": "o-served-1", "action": "record", "entry": TRIX}).encode()
+    answers: list[int] = []
+    barrier = threading.Barrier(COPIES)
+
+    def send() -> None:
+        barrier.wait()
+        answers.append(phone.call("POST", copy["urls"]["sync"], body, headers)[0])
+
+    threads = [threading.Thread(target=send) for _ in range(COPIES)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert answers == [201] * COPIES
+    state = phone.json(f"/api/v1/games/{game_id}")
+    assert state["version"] == 2 and [len(k["deals"]) for k in state["kingdoms"]] == [1]
+    other = json.dumps({"entry_id": "o-served-1", "action": "record", "entry": KING}).encode()
+    status, _, refused = phone.call("POST", copy["urls"]["sync"], other, headers)
+    assert status == 409 and json.loads(refused)["errors"][0]["code"] == "entry_id_reused"
+    assert "Traceback" not in server.log_text()
+
+
+def test_the_installable_app_is_served(serve: Any, database_url: str) -> None:
+    server = serve(database_url, workers=2, threads=2)
+    browser = Browser(int(server.url.rsplit(":", 1)[1]))
+    status, headers, script = browser.call("GET", "/sw.js")
+    assert status == 200 and headers["content-type"].startswith("text/javascript")
+    release = json.loads(script.split(b"\n", 1)[0].removeprefix(b"const RELEASE = ").rstrip(b";"))
+    status, headers, _ = browser.call("GET", "/manifest.webmanifest")
+    assert status == 200 and headers["content-type"].startswith("application/manifest+json")
+    status, headers, archive = browser.call("GET", release["engine"])
+    assert status == 200 and archive[:2] == b"PK"
+    status, headers, _ = browser.call("GET", release["worker"])
+    assert status == 200 and "'wasm-unsafe-eval'" in headers["content-security-policy"]
+    status, headers, _ = browser.call("GET", "/")
+    assert "wasm" not in headers["content-security-policy"]

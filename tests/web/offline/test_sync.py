@@ -1,0 +1,144 @@
+"""``POST /api/v1/games/<id>/sync``: the outbox of a phone's pages, written exactly once.
+
+Its edit rights come from the session cookie, so it needs the CSRF token the
+page has (``X-CSRFToken``), as a form would.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, g, session
+from flask.testing import FlaskClient
+from flask_wtf.csrf import generate_csrf
+from werkzeug.test import TestResponse
+
+from scorekeeper.extensions import db
+from tests.web.pages import NAMES
+
+KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
+TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
+    app = make_app(WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.drop_all()
+
+
+class Phone:
+    """A browser that started a game through its form (CSRF on), as the offline page syncs."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        page = client.get("/games/new").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+        assert token is not None
+        data = {f"players-{i}": name for i, name in enumerate(NAMES)}
+        data.update(first_king="0", preset="standard", csrf_token=token.group(1))
+        response = client.post("/games/new", data=data)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        self.copy = client.get(f"/games/{self.game_id}/offline.json").get_json()
+
+    def sync(self, body: dict[str, Any], token: str | None = "page") -> TestResponse:
+        headers = {} if token is None else {"X-CSRFToken": self.copy["csrf_token"]}
+        return self.client.post(self.copy["urls"]["sync"], json=body, headers=headers)
+
+    def deals(self) -> int:
+        state = self.client.get(f"/api/v1/games/{self.game_id}").get_json()
+        return sum(len(k["deals"]) for k in state["kingdoms"])
+
+
+@pytest.fixture
+def phone(client: FlaskClient) -> Phone:
+    return Phone(client)
+
+
+def test_an_entry_is_recorded_once_however_often_it_is_sent(phone: Phone) -> None:
+    body = {"entry_id": "o1", "action": "record", "entry": TRIX}
+    first, again = phone.sync(body), phone.sync(body)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json()["deal"] == again.get_json()["deal"]
+    assert again.get_json()["game"]["version"] == 2 and phone.deals() == 1
+
+
+def test_another_entry_under_a_used_id_is_409(phone: Phone) -> None:
+    phone.sync({"entry_id": "o1", "action": "record", "entry": TRIX})
+    refused = phone.sync({"entry_id": "o1", "action": "record", "entry": KING})
+    assert refused.status_code == 409
+    assert refused.get_json()["errors"][0]["code"] == "entry_id_reused"
+    assert phone.deals() == 1
+
+
+def test_an_entry_that_no_longer_fits_is_409_with_the_game_now(phone: Phone) -> None:
+    phone.sync({"entry_id": "a", "action": "record", "entry": KING})
+    refused = phone.sync({"entry_id": "b", "action": "record", "entry": KING})
+    assert refused.status_code == 409
+    body = refused.get_json()
+    assert body["errors"][0]["code"] == "contract_already_played"
+    assert body["game"]["version"] == 2  # what the other phone recorded, to show beside it
+
+
+def test_without_the_csrf_token_nothing_is_written(phone: Phone) -> None:
+    refused = phone.sync({"entry_id": "o1", "action": "record", "entry": TRIX}, token=None)
+    assert refused.status_code == 400 and refused.get_json()["ok"] is False
+    assert phone.deals() == 0
+
+
+def test_a_phone_without_edit_rights_cannot_sync(phone: Phone, app: Flask) -> None:
+    stranger = app.test_client()
+    with app.test_request_context():  # a valid CSRF token of the stranger's own session
+        g.pop("csrf_token", None)  # the app context (and its g) is the fixture's
+        signed = generate_csrf()
+        raw = session["csrf_token"]
+    with stranger.session_transaction() as cookie:
+        cookie["csrf_token"] = raw
+    copy = stranger.get(f"/games/{phone.game_id}/offline.json").get_json()
+    assert copy["editable"] is False and copy["csrf_token"] is None
+    refused = stranger.post(
+        copy["urls"]["sync"],
+        json={"entry_id": "x", "action": "record", "entry": TRIX},
+        headers={"X-CSRFToken": signed},
+    )
+    assert refused.status_code == 403, refused.get_json()
+    assert phone.deals() == 0
+
+
+def test_a_correction_and_an_undo_name_their_version(phone: Phone) -> None:
+    phone.sync({"entry_id": "r", "action": "record", "entry": TRIX})
+    fix = {**TRIX, "captures": {"trix_order": [0, 1, 2, 3]}}
+    stale = phone.sync({"entry_id": "e0", "action": "edit", "n": 1, "version": 1, "entry": fix})
+    assert stale.status_code == 412 and stale.get_json()["game"]["version"] == 2
+    edit = {"entry_id": "e1", "action": "edit", "n": 1, "version": 2, "entry": fix}
+    assert phone.sync(edit).status_code == 200
+    again = phone.sync(edit)
+    assert again.status_code == 200 and again.get_json()["deal"]["captures"] == fix["captures"]
+    undo = {"entry_id": "u1", "action": "undo", "version": 3}
+    assert phone.sync(undo).status_code == phone.sync(undo).status_code == 200
+    assert phone.deals() == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"action": "record", "entry": TRIX}, 422),
+        ({"entry_id": "a b", "action": "record", "entry": TRIX}, 422),
+        ({"entry_id": "a", "action": "delete"}, 400),
+        ({"entry_id": "a", "action": "undo"}, 400),
+        ({"entry_id": "a", "action": "edit", "version": 1, "entry": TRIX}, 400),
+        ({"entry_id": "a", "action": "record", "entry": {"contracts": ["x"]}}, 422),
+    ],
+)
+def test_a_malformed_entry_is_refused_and_nothing_is_written(
+    phone: Phone, body: dict[str, Any], status: int
+) -> None:
+    assert phone.sync(body).status_code == status
+    assert phone.deals() == 0
