@@ -4,6 +4,9 @@ A form page is never kept whole between visitors (scorekeeper/web/fragments.py k
 only pieces that show no token): two browsers that share nothing, each loading the
 new-game or the club-night form and sending it, both get their game or club night,
 also after the home page, with ``If-None-Match`` sent, and when a page is fetched again.
+A form page also tells any shared cache in front of the app (a proxy, a CDN) that it is
+this browser's only (scorekeeper/web/hardening.py): a cache that kept it would hand the
+first visitor's token, without its session cookie, to the next browser, refused with 400.
 """
 
 from __future__ import annotations
@@ -77,8 +80,9 @@ def load_and_send(
     try:
         for page in before:
             assert browser.request("GET", page, **headers)[0] == 200, page
-        status, _, page_text = browser.request("GET", path, **headers)
+        status, page_headers, page_text = browser.request("GET", path, **headers)
         assert status == 200, (path, status)
+        assert page_headers.get("cache-control") == "private, no-cache", path
         tokens = TOKEN.findall(page_text)
         assert len(tokens) == 1, tokens
         assert "session" in browser.cookies  # the token's other half
