@@ -8,6 +8,10 @@
   served over HTTPS (``PREFERRED_URL_SCHEME=https`` or ``SESSION_COOKIE_SECURE=1``).
 - Behind a reverse proxy, ``TRUSTED_PROXIES=N`` trusts the ``X-Forwarded-*``
   headers set by the N proxies in front of the app (Werkzeug's ProxyFix).
+- A response that holds a CSRF token (a form page) is ``Cache-Control: private,
+  no-cache`` unless its view chose otherwise: the token belongs to one browser's
+  session, so a shared cache in front of the app (a proxy, a CDN) must never hand
+  it to another browser, which would get that token without its session cookie.
 - Outside tests and debugging, an exception is never propagated: it becomes
   the plain 500 page or JSON error, with no stack trace.
 """
@@ -17,6 +21,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+from flask import current_app, g
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -47,6 +53,8 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 TRUE = {"1", "true", "yes", "on"}
+TOKEN_PAGE_CACHE = "private, no-cache"
+"""A page with a CSRF token: this browser only, and asked for again each time."""
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -95,4 +103,11 @@ def add_security_headers(response: Response) -> Response:
     """Set the security headers, keeping any a view chose itself."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    if issued_csrf_token():
+        response.headers.setdefault("Cache-Control", TOKEN_PAGE_CACHE)
     return response
+
+
+def issued_csrf_token() -> bool:
+    """Whether this request made a CSRF token (Flask-WTF keeps it on ``g`` under its field name)."""
+    return current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token") in g

@@ -133,3 +133,16 @@ def test_joining_needs_the_csrf_token_and_a_get_grants_nothing(
     assert visitor.post(join, data={"csrf_token": csrf}).status_code == 303
     page = visitor.get(f"/games/{loaded.id}").get_data(as_text=True)
     assert 'data-testid="read-only"' not in page
+
+
+def test_a_page_with_a_csrf_token_is_kept_by_no_shared_cache(client: FlaskClient) -> None:
+    """The token belongs to this browser's session: a proxy must not serve it to the next
+    browser, which would send it without the session cookie and be refused."""
+    # First: this fixture's app context (and its ``g``, which holds the token) lasts all test.
+    help_page = client.get("/help")
+    assert 'name="csrf_token"' not in help_page.get_data(as_text=True)
+    assert "Cache-Control" not in help_page.headers  # no token: any cache may keep it
+    for path in ("/games/new", "/events/new", "/circles"):
+        response = client.get(path)
+        assert 'name="csrf_token"' in response.get_data(as_text=True), path
+        assert response.headers["Cache-Control"] == "private, no-cache", path
