@@ -210,9 +210,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     page.goto(form_url(game_url, KING))
     fill(Thumb(page), KING)
     page.get_by_test_id("save-deal").click()
-    expect(page.get_by_test_id("offline-errors")).to_contain_text(
-        "already", timeout=ENGINE_MS
-    )
+    expect(page.get_by_test_id("offline-errors")).to_contain_text("already", timeout=ENGINE_MS)
     page.goto(game_url)
     # Diamonds adding up to 12: Save waits for 13 and says why (R5).
     thumb = open_form(page, DIAMONDS)
