@@ -455,3 +455,27 @@ def test_no_other_origin_reads_the_phones_copy_or_its_outbox(
            })"""
     )
     assert outbox == 0  # another origin's IndexedDB: this app's outbox is not there
+
+
+def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
+    live_server: str, contexts: Any
+) -> None:
+    page = contexts().new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    draft = {
+        "entry": {
+            "contracts": ["king"],
+            "captures": {"king_of_hearts": {"taker": 2, "doubled_by": 1}},
+        }
+    }
+    page.goto(form_url(game_url, KING))
+    page.evaluate(
+        "([key, draft]) => { sessionStorage.setItem(key, JSON.stringify(draft));"
+        " return SKBoot.load(); }",
+        [f"sk-draft-{game_id}", draft],
+    )
+    expect(page.locator("#kh_taker-2")).to_be_checked()
+    expect(page.locator("#kh_doubled")).to_be_checked()
+    expect(page.locator("#kh_doubled_by-1")).to_be_checked()
+    expect(page.get_by_test_id("kh-doubled")).to_be_visible()
