@@ -41,4 +41,5 @@
     if (sw.controller && (r.waiting || r.installing)) boot.load();
     r.addEventListener("updatefound", function () { if (sw.controller) boot.load(); });
   }, function () {});
+  if (sw) sw.ready.then(function (r) { if (!sw.controller && r.active) r.active.postMessage({ type: "claim" }); });
 })();

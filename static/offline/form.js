@@ -17,6 +17,13 @@
   var QUEENS = ["s", "h", "d", "c"];
 
   function has(name) { return !!form.querySelector('[name="' + name + '"]'); }
+  function field(name) { return form.querySelector('[name="' + name + '"]'); }
+
+  // A card's holder counts only while its "×2" toggle is on (as the server's form).
+  function holderOff(key) {
+    var toggle = field(key + "_doubled");
+    return !!toggle && !toggle.checked;
+  }
 
   // The form's fields as the API's deal (API.md "Deal captures").
   function formEntry() {
@@ -25,13 +32,14 @@
       var value = data.get(name);
       return value === null || value === "" ? null : Number(value);
     }
+    function card(key) {
+      return { taker: seat(key + "_taker"), doubled_by: holderOff(key) ? null : seat(key + "_doubled_by") };
+    }
     var captures = {};
-    if (has("kh_taker")) captures.king_of_hearts = { taker: seat("kh_taker"), doubled_by: seat("kh_doubled_by") };
+    if (has("kh_taker")) captures.king_of_hearts = card("kh");
     if (has("qs_taker")) {
       captures.queens = {};
-      QUEENS.forEach(function (q) {
-        captures.queens["Q" + q.toUpperCase()] = { taker: seat("q" + q + "_taker"), doubled_by: seat("q" + q + "_doubled_by") };
-      });
+      QUEENS.forEach(function (q) { captures.queens["Q" + q.toUpperCase()] = card("q" + q); });
     }
     ["diamonds", "tricks"].forEach(function (name) {
       if (!has(name + "-0")) return;
@@ -46,17 +54,60 @@
     return entry;
   }
 
-  // ``captures.queens.QH.doubled_by`` -> the group of ``qh_doubled_by`` (as the server's form).
-  function groupOf(field) {
-    var parts = String(field || "").split(".");
+  // A card's name as the sentences hold it: isolated in right-to-left pages.
+  function cardName(row) {
+    var text = row.querySelector("th.card").textContent.trim();
+    return document.documentElement.dir === "rtl" ? "\u2066" + text + "\u2069" : text;
+  }
+
+  // What the server's form asks before the rules look at the deal: a card without a taker,
+  // a "×2" without its holder, no 7♥ (the engine would name a field, not the card).
+  function missing() {
+    var errors = [];
+    if (has("king") && !form.querySelector('[name="king"]:checked')) {
+      errors.push({ message: box.getAttribute("data-text-seven"), field: "king" });
+    }
+    Array.prototype.forEach.call(form.querySelectorAll(".card-row"), function (row) {
+      var key = row.id.replace(/_taker-group$/, "");
+      var name = cardName(row);
+      if (!form.querySelector('[name="' + key + '_taker"]:checked')) {
+        errors.push({ message: O.fill(box.getAttribute("data-text-taker"), { card: name }), group: row });
+      }
+      var toggle = field(key + "_doubled");
+      if (toggle && toggle.checked && !form.querySelector('[name="' + key + '_doubled_by"]:checked')) {
+        errors.push({ message: O.fill(box.getAttribute("data-text-holder"), { card: name }), group: row });
+      }
+    });
+    return errors;
+  }
+
+  // ``captures.queens.QH.doubled_by`` -> the card's row, ``captures.diamonds`` -> its box.
+  function groupOf(error) {
+    if (error.group) return error.group;
+    var parts = String(error.field || "").split(".");
     var name = "";
     if (parts[0] === "king") name = "king";
-    else if (parts[0] === "captures" && parts[1] === "king_of_hearts") name = parts[2] === "doubled_by" && has("kh_doubled_by") ? "kh_doubled_by" : "kh_taker";
-    else if (parts[0] === "captures" && parts[1] === "queens" && parts[2]) {
-      var q = parts[2].toLowerCase();
-      name = parts[3] === "doubled_by" && has(q + "_doubled_by") ? q + "_doubled_by" : q + "_taker";
-    } else if (parts[0] === "captures" && parts[1]) name = parts[1] === "trix_order" ? "trix" : parts[1];
+    else if (parts[0] === "captures" && parts[1] === "king_of_hearts") name = "kh_taker";
+    else if (parts[0] === "captures" && parts[1] === "queens" && parts[2]) name = parts[2].toLowerCase() + "_taker";
+    else if (parts[0] === "captures" && parts[1]) name = parts[1] === "trix_order" ? "trix" : parts[1];
     return name ? document.getElementById(name + "-group") : null;
+  }
+
+  // An error line beside its field: in a grid's row group, a row of its own.
+  function errorLine(group, message) {
+    var line = O.el("p", "error", message);
+    if (group.tagName !== "TBODY") {
+      line.setAttribute("data-offline-error", "");
+      group.insertBefore(line, group.children[1] || null);
+      return;
+    }
+    var row = document.createElement("tr");
+    var cell = document.createElement("td");
+    cell.colSpan = 6;
+    cell.appendChild(line);
+    row.appendChild(cell);
+    row.setAttribute("data-offline-error", "");
+    group.insertBefore(row, group.rows[1] || null);
   }
 
   function clearErrors() {
@@ -69,12 +120,8 @@
     var list = box.querySelector("[data-offline-errors]");
     errors.forEach(function (error) {
       list.appendChild(O.el("li", "", error.message));
-      var group = groupOf(error.field);
-      if (group) {
-        var line = O.el("p", "error", error.message);
-        line.setAttribute("data-offline-error", "");
-        group.insertBefore(line, group.children[1] || null);
-      }
+      var group = groupOf(error);
+      if (group) errorLine(group, error.message);
     });
     box.hidden = false;
     box.scrollIntoView({ block: "start" });
@@ -113,6 +160,8 @@
 
   function saveOffline() {
     clearErrors();
+    var problems = missing();
+    if (problems.length) { showErrors(problems); return Promise.resolve(); }
     var url = box.getAttribute("data-offline-url");
     var data, waiting;
     return Promise.all([O.gameData(url), Outbox.list(gameId)]).then(function (found) {
@@ -152,31 +201,44 @@
     });
   });
 
-  // A conflict the player chose to change: its captures back in the form.
+  // A conflict the player chose to change: its captures back in the form, told to the
+  // form's conveniences (deal_form.js: sums, the Save gate, the holder rows, Trix taps).
   function prefill() {
     var draft = O.json(sessionStorage.getItem("sk-draft-" + gameId));
     if (!draft || draft.entry.contracts.join(",") !== contracts.join(",")) return;
     sessionStorage.removeItem("sk-draft-" + gameId);
-    var caps = draft.entry.captures;
+    var entry = draft.entry;
+    var caps = entry.captures;
     function pick(name, value) {
-      var input = form.querySelector('[name="' + name + '"][value="' + (value === null ? "" : value) + '"]');
+      var input = value === null || value === undefined ? null : form.querySelector('[name="' + name + '"][value="' + value + '"]');
       if (input) input.checked = true;
     }
-    if (caps.king_of_hearts) { pick("kh_taker", caps.king_of_hearts.taker); pick("kh_doubled_by", caps.king_of_hearts.doubled_by); }
-    if (caps.queens) QUEENS.forEach(function (q) {
-      var cap = caps.queens["Q" + q.toUpperCase()];
-      if (cap) { pick("q" + q + "_taker", cap.taker); pick("q" + q + "_doubled_by", cap.doubled_by); }
-    });
+    function card(key, cap) {
+      if (!cap) return;
+      pick(key + "_taker", cap.taker);
+      var toggle = field(key + "_doubled");
+      if (toggle) toggle.checked = cap.doubled_by !== null && cap.doubled_by !== undefined;
+      pick(key + "_doubled_by", cap.doubled_by);
+    }
+    if (entry.king !== undefined) pick("king", entry.king);
+    card("kh", caps.king_of_hearts);
+    if (caps.queens) QUEENS.forEach(function (q) { card("q" + q, caps.queens["Q" + q.toUpperCase()]); });
+    var changed = [];
     ["diamonds", "tricks"].forEach(function (name) {
       (caps[name] || []).forEach(function (value, i) {
-        var input = form.querySelector('[name="' + name + "-" + i + '"]');
-        if (input) input.value = value;
+        var input = field(name + "-" + i);
+        if (input) { input.value = String(value); changed.push(input); }
       });
     });
     (caps.trix_order || []).forEach(function (seat, i) {
-      var select = form.querySelector('[name="trix-' + i + '"]');
-      if (select) select.value = String(seat);
+      var select = field("trix-" + i);
+      if (select) { select.value = seat === null ? "" : String(seat); changed.push(select); }
     });
+    changed.forEach(function (input) {
+      input.setAttribute("data-typed", "1");
+      input.dispatchEvent(new Event(input.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
+    });
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
   }
 
   prefill();

@@ -41,6 +41,8 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("message", function (event) {
   if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+  // A page that loaded while this worker was activating missed its claim: claim it now.
+  if (event.data && event.data.type === "claim") event.waitUntil(self.clients.claim());
 });
 
 self.addEventListener("sync", function (event) {

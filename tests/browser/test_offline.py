@@ -15,9 +15,12 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.captures import Captures
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.store import models
 from scorekeeper.web.offline import engine
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.phone import Deal, P, Thumb, fill, fill_card, form_url, tap_choice
 
 pytestmark = pytest.mark.browser
 
@@ -105,10 +108,12 @@ def keep_offline(page: Page) -> None:
     )
 
 
-def open_form(page: Page, contract: str) -> None:
+def open_form(page: Page, deal: Deal) -> Thumb:
+    """Tap the deal's contract on the game page: its form, and a thumb to fill it."""
     with page.expect_navigation():
-        page.get_by_test_id(f"contract-{contract}").click()
+        page.get_by_test_id(f"contract-{deal.contract.value}").click()
     expect(page.get_by_test_id("deal-form")).to_be_visible()
+    return Thumb(page)
 
 
 def save(page: Page) -> None:
@@ -118,34 +123,16 @@ def save(page: Page) -> None:
     expect(page.get_by_test_id("offline-saved")).to_be_visible()
 
 
-def counts(page: Page, name: str, values: list[int]) -> None:
-    for seat, value in enumerate(values):
-        page.fill(f"#{name}-{seat}", str(value))
-
-
-def trix_order(page: Page, order: list[int]) -> None:
-    page.evaluate(
-        """order => order.forEach((seat, place) => {
-             const select = document.getElementById('trix-' + place);
-             select.value = String(seat);
-             select.dispatchEvent(new Event('change', {bubbles: true}));
-           })""",
-        order,
-    )
-
-
-def record_offline(page: Page, contract: str) -> None:
-    open_form(page, contract)
-    if contract == "king":
-        page.check("#kh_taker-1", force=True)
-    elif contract == "queens":
-        for key, taker in zip(("qs", "qh", "qd", "qc"), (2, 2, 3, 0), strict=True):
-            page.check(f"#{key}_taker-{taker}", force=True)
-    elif contract == "collections":
-        counts(page, "tricks", [2, 3, 4, 4])
-    elif contract == "trix":
-        trix_order(page, [1, 0, 3, 2])
+def record_offline(page: Page, deal: Deal) -> None:
+    fill(open_form(page, deal), deal)
     save(page)
+
+
+KING = Deal(Contract.KING, Captures(king_of_hearts=P(1)))
+QUEENS = Deal(Contract.QUEENS, Captures(queens=(P(2, 1), P(2), P(3), P(0))))
+DIAMONDS = Deal(Contract.DIAMONDS, Captures(diamonds=(3, 4, 5, 1)))
+COLLECTIONS = Deal(Contract.COLLECTIONS, Captures(tricks=(2, 3, 4, 4)))
+TRIX = Deal(Contract.TRIX, Captures(trix_order=(1, 0, 3, 2)))
 
 
 def server_log(app: Flask, game_id: str) -> list[dict[str, Any]]:
@@ -218,20 +205,40 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     context.set_offline(True)
     page.goto(game_url)
 
-    record_offline(page, "king")
-    # Diamonds adding up to 12: refused on the phone, in the engine's words (R11).
-    open_form(page, "diamonds")
-    counts(page, "diamonds", [3, 4, 5, 0])
+    record_offline(page, KING)
+    # The King of Hearts again: refused by the engine on the phone (R2), nothing kept.
+    page.goto(form_url(game_url, KING))
+    fill(Thumb(page), KING)
     page.get_by_test_id("save-deal").click()
-    expect(page.get_by_test_id("offline-errors")).to_contain_text(
-        "Diamonds must add up to 13; these add up to 12", timeout=ENGINE_MS
-    )
-    expect(page.locator("#diamonds-group [data-offline-error]")).to_be_visible()
-    counts(page, "diamonds", [3, 4, 5, 1])
+    expect(page.get_by_test_id("offline-errors")).to_contain_text("already", timeout=ENGINE_MS)
+    page.goto(game_url)
+    # Diamonds adding up to 12: Save waits for 13 and says why (R5).
+    thumb = open_form(page, DIAMONDS)
+    thumb.tap(page.locator("#diamonds-0"))
+    thumb.type("3")
+    thumb.type("4")
+    thumb.type("5")
+    thumb.tap(page.locator("#diamonds-3"))
+    thumb.type("0")
+    expect(page.get_by_test_id("save-deal")).to_be_disabled()
+    expect(page.locator("[data-save-reason]")).to_have_text("The diamonds add up to 12, not 13.")
+    page.fill("#diamonds-3", "1")
     save(page)
-    record_offline(page, "queens")
-    record_offline(page, "collections")
-    record_offline(page, "trix")
+    # A Q♠ marked "×2" without its holder: asked for, beside the card, as the server would.
+    thumb = open_form(page, QUEENS)
+    fill_card(thumb, "qs", P(2))
+    thumb.tap(page.locator("label:has(> #qs_doubled)"))
+    for key, queen in zip(("qh", "qd", "qc"), QUEENS.captures.queens[1:], strict=True):
+        fill_card(thumb, key, queen)
+    page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("offline-errors")).to_have_text(
+        "Choose who doubled the Q♠ (its holder)."
+    )
+    expect(page.locator("#qs_taker-group [data-offline-error]")).to_be_visible()
+    tap_choice(thumb, "qs_doubled_by-1")
+    save(page)
+    record_offline(page, COLLECTIONS)
+    record_offline(page, TRIX)
 
     expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 5")
     page.reload()  # still offline: the outbox and the phone's scoreboard survive
@@ -254,6 +261,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
         ["trix"],
     ]
     assert log[1]["captures"]["diamonds"] == [3, 4, 5, 1]
+    assert log[2]["captures"]["queens"]["QS"] == {"taker": 2, "doubled_by": 1}
     ids = entry_ids(app, game_id)
     assert len(ids) == 5 and len(set(ids)) == 5 and all(ids)
 
@@ -308,8 +316,8 @@ def test_two_phones_the_conflict_is_shown_and_nothing_is_lost(
     keep_offline(phone_a)
     context.set_offline(True)
     phone_a.goto(game_url)
-    record_offline(phone_a, "king")  # deal 6 on phone A
-    record_offline(phone_a, "queens")  # deal 7 on phone A
+    record_offline(phone_a, KING)  # deal 6 on phone A
+    record_offline(phone_a, QUEENS)  # deal 7 on phone A
     # Meanwhile phone B, online, records deal 6: the same contract, another taker.
     theirs = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 3, "doubled_by": 2}}}
     answer = app.test_client().post(
@@ -447,3 +455,27 @@ def test_no_other_origin_reads_the_phones_copy_or_its_outbox(
            })"""
     )
     assert outbox == 0  # another origin's IndexedDB: this app's outbox is not there
+
+
+def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
+    live_server: str, contexts: Any
+) -> None:
+    page = contexts().new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    draft = {
+        "entry": {
+            "contracts": ["king"],
+            "captures": {"king_of_hearts": {"taker": 2, "doubled_by": 1}},
+        }
+    }
+    page.goto(form_url(game_url, KING))
+    page.evaluate(
+        "([key, draft]) => { sessionStorage.setItem(key, JSON.stringify(draft));"
+        " return SKBoot.load(); }",
+        [f"sk-draft-{game_id}", draft],
+    )
+    expect(page.locator("#kh_taker-2")).to_be_checked()
+    expect(page.locator("#kh_doubled")).to_be_checked()
+    expect(page.locator("#kh_doubled_by-1")).to_be_checked()
+    expect(page.get_by_test_id("kh-doubled")).to_be_visible()

@@ -134,6 +134,8 @@ def service_worker() -> Response:
                 for name in (
                     "app.css",
                     "app.js",
+                    "deal_form.css",
+                    "deal_form.js",
                     "share.js",
                     "live.js",
                     "offline/boot.js",

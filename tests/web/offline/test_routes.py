@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -166,3 +167,15 @@ def test_the_panels_words_come_with_the_phones_copy(client: FlaskClient) -> None
     assert texts["contracts"]["king"] != "King of Hearts"  # in the reader's language
     assert "%(n)s" in texts["deal-of"] and "%(total)s" in texts["deal-of"]
     assert {"conflict", "mine", "theirs", "keep", "change", "discard"} <= set(texts)
+
+
+def test_every_file_the_deal_form_loads_is_kept_by_the_service_worker(
+    client: FlaskClient,
+) -> None:
+    game_id = new_game(client)
+    first_line = client.get("/sw.js").get_data(as_text=True).split("\n", 1)[0]
+    precache = json.loads(first_line.removeprefix("const RELEASE = ").rstrip(";"))["precache"]
+    form = client.get(f"/games/{game_id}/deals/new?contracts=king").get_data(as_text=True)
+    loaded = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', form)
+    assert "/static/deal_form.css" in loaded and "/static/deal_form.js" in loaded
+    assert set(loaded) <= set(precache), set(loaded) - set(precache)
