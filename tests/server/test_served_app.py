@@ -244,6 +244,16 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "api_circles.get_circle": ("/api/v1/circles/{circle}", 200, "application/json"),
     "api_circles.member": ("/api/v1/circles/{circle}/members/{member}", 200, "application/json"),
     "export.circle_pdf": ("/circles/{circle}/table.pdf", 200, "application/pdf"),
+    # Offline play (tests/server/test_served_offline.py syncs through it).
+    "web.manifest": ("/manifest.webmanifest", 200, "application/manifest+json"),
+    "web.service_worker": ("/sw.js", 200, "text/javascript"),
+    "web.engine_files": ("/offline/engine.json", 200, "application/json"),
+    "web.offline_unavailable": ("/offline/unavailable", 200, "text/html"),
+    "web.engine_worker": ("/offline/engine-worker.js", 200, "text/javascript"),
+    "web.engine_zip": ("/offline/engine-0.zip", 404, ""),
+    "web.pyodide_file": ("/offline/pyodide/0/pyodide.js", 404, ""),
+    "web.messages": ("/offline/messages/ar.json", 200, "application/json"),
+    "web.game_for_phone": ("/games/{id}/offline.json", 200, "application/json"),
 }
 """One GET for each GET endpoint of the app (the game is finished: the next deal's check
 has no deal to check, a clear 422)."""

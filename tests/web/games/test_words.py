@@ -25,6 +25,8 @@ def visible(page: str) -> str:
     page = re.sub(r'<details class="rules-summary".*?</details>', "", page, flags=re.S)
     page = re.sub(r'<p class="digit-choice" data-testid="digits">.*?</p>', "", page, flags=re.S)
     page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
+    # The app's own update notice ("A new version is ready") speaks of the app, not the game.
+    page = re.sub(r"<button[^>]*data-update-ready.*?</button>", "", page, flags=re.S)
     titles = " ".join(re.findall(r'(?:title|aria-label|placeholder)="([^"]*)"', page))
     return re.sub(r"<[^>]+>", " ", page) + " " + titles
 
