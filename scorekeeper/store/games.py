@@ -24,7 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from scorekeeper.extensions import db
@@ -36,6 +36,7 @@ from scorekeeper.store import models
 from scorekeeper.store.game_store import (
     ADD_GAME,
     ADD_SEATS,
+    LOCK,
     Locked,
     Once,
     Write,
@@ -80,6 +81,7 @@ __all__ = [
     "NewGameRows",
     "StaleVersion",
     "create_game",
+    "delete_unplayed_game",
     "deal_revisions",
     "edit_deal",
     "game_exists",
@@ -87,6 +89,7 @@ __all__ = [
     "load_game",
     "new_game_rows",
     "recent_player_names",
+    "rename_seat",
     "record_deal",
     "record_redeal",
     "replace_edit_token",
@@ -257,6 +260,36 @@ def new_game_rows(
         log=[],
     )
     return NewGameRows(row, seats, loaded, token)
+
+
+def rename_seat(session: Session, game_id: str, seat: int, name: str) -> None:
+    """In the caller's transaction: the player at ``seat`` is now ``name`` (a club night's
+    substitute). The game's version moves on, so every phone and cache sees the name."""
+    connection = session.connection()
+    connection.execute(LOCK, {"game_id": game_id})
+    seats = models.Seat.__table__
+    connection.execute(
+        update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name)
+    )
+    games = models.Game.__table__
+    connection.execute(
+        update(games)
+        .where(games.c.id == game_id)
+        .values(version=games.c.version + 1, updated_at=models.utcnow())
+    )
+    forget_head(game_id)
+
+
+def delete_unplayed_game(session: Session, game_id: str) -> None:
+    """In the caller's transaction: remove a game that no deal was recorded in (a club
+    night's table drawn again); its seats, log and revisions go with it."""
+    connection = session.connection()
+    connection.execute(LOCK, {"game_id": game_id})
+    for table in (models.Revision, models.LogEntry, models.Seat):
+        column = table.__table__.c.game_id
+        connection.execute(delete(table.__table__).where(column == game_id))
+    connection.execute(delete(models.Game.__table__).where(models.Game.__table__.c.id == game_id))
+    forget_head(game_id)
 
 
 def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[LoadedGame, str]:
