@@ -103,10 +103,14 @@ def test_a_redraw_keeps_started_tables_and_draws_the_others_again_seeded(db_app:
     assert not games.game_exists(waiting.game_id)
     assert games.token_matches(fresh.game_id, drawn.tables[0].edit_token)
     assert after.drawn[0].changes[0].seed == "3-1-r1" and leaving not in after.present(2)
-    refused("event_table_started", lambda: event_changes.redraw(event.id, 1, kept.players[0], token))
+    refused(
+        "event_table_started", lambda: event_changes.redraw(event.id, 1, kept.players[0], token)
+    )
 
 
-def test_a_redraw_with_no_one_sitting_out_leaves_three_out_and_can_be_repeated(db_app: Flask) -> None:
+def test_a_redraw_with_no_one_sitting_out_leaves_three_out_and_can_be_repeated(
+    db_app: Flask,
+) -> None:
     event, token = night(NINE[:8])
     leaving = event.drawn[0].tables[1].players[0]
     drawn = event_changes.redraw(event.id, 1, leaving, token)
