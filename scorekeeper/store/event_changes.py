@@ -275,4 +275,3 @@ def _keep_change(session: Any, event_id: str, **change: Any) -> None:
         insert(CHANGES),
         {"event_id": event_id, "position": position, "at": models.utcnow(), **change},
     )
-

@@ -240,6 +240,26 @@ def director_matches(event_id: str, token: str) -> bool:
     return hash_matches(str(stored), token)
 
 
+def event_of_game(game_id: str) -> str | None:
+    """The club night whose table plays this game, if any (one indexed lookup)."""
+    if not is_game_id(game_id):
+        return None
+    with reader() as read:
+        found = read.scalar(select(TABLES.c.event_id).where(TABLES.c.game_id == game_id))
+    return None if found is None else str(found)
+
+
+def seat_changes(game_id: str) -> list[EventChangeView]:
+    """The substitutes who took a seat at this table's game, oldest first."""
+    if not is_game_id(game_id):
+        return []
+    with reader() as read:
+        rows = read.execute(
+            select(CHANGES).where(CHANGES.c.game_id == game_id).order_by(CHANGES.c.position)
+        ).all()
+    return [_change_view(c) for c in rows]
+
+
 VIEWS_KEY = "scorekeeper.event_views"
 
 
@@ -287,6 +307,20 @@ def _four(values: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
     return (values[0], values[1], values[2], values[3])
 
 
+def _change_view(c: Any) -> EventChangeView:
+    return EventChangeView(
+        c.round,
+        c.kind,
+        c.player,
+        c.substitute,
+        c.table,
+        c.seat,
+        c.after_deals,
+        c.seed,
+        tuple(c.tables or ()),
+    )
+
+
 def _view(
     row: Any,
     players: Sequence[Any],
@@ -311,19 +345,7 @@ def _view(
         )
     changed: dict[int, list[EventChangeView]] = {}
     for c in changes:
-        changed.setdefault(c.round, []).append(
-            EventChangeView(
-                c.round,
-                c.kind,
-                c.player,
-                c.substitute,
-                c.table,
-                c.seat,
-                c.after_deals,
-                c.seed,
-                tuple(c.tables or ()),
-            )
-        )
+        changed.setdefault(c.round, []).append(_change_view(c))
     drawn = tuple(
         EventRoundView(
             r.number,

@@ -7,8 +7,9 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.store import event_changes
 from scorekeeper.store import events as services
-from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
 from scorekeeper.text.locale import format_number, isolate, localize_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import bp
@@ -56,7 +57,26 @@ def event(event_id: str) -> Page:
         director=token is not None,
         links=links,
         director_link=director_link,
+        substitutes={r.number: substitutes(loaded, r.number) for r in loaded.drawn},
+        leaving={r.number: leaving_choices(r) for r in loaded.drawn},
     )
+
+
+def leaving_choices(drawn: services.EventRoundView) -> dict[str, list[str]]:
+    """Who may leave mid-round: ``playing`` (replaceable: his game is not over) and
+    ``waiting`` (at a table not started, which can be drawn again)."""
+    return {
+        "playing": [n for t in drawn.tables if not t.finished for n in t.players],
+        "waiting": [n for t in drawn.tables if t.deals == 0 for n in t.players],
+    }
+
+
+def substitutes(event: services.EventView, number: int) -> list[str]:
+    """Who can take a leaver's seat in round ``number``: those sitting it out and the late
+    arrivals (a new name is welcome too)."""
+    drawn = event.drawn[number - 1]
+    later = [p.name for p in event.players if p.left_round is None and p.joined_round > number]
+    return [*drawn.sitting_out, *later]
 
 
 def _table_links(event: services.EventView, token: str) -> dict[str, str]:
@@ -119,6 +139,53 @@ def add_event_player(event_id: str) -> Page:
         return _refused(event_id, error)
     flash(_("The new player is drawn from the next round on."), "success")
     return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/replace")
+def replace_event_player(event_id: str, number: int) -> Page:
+    """A player leaves mid-round: the substitute the director chose takes his seat."""
+    require_director(event_id)
+    player, substitute = request.form.get("player", ""), request.form.get("substitute", "")
+    try:
+        leaving, name = parse_leaving_body(
+            {"player": player, "substitute": substitute}, substitute=True
+        )
+        event_changes.replace_player(event_id, number, leaving, name)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(
+        _(
+            "%(substitute)s takes the seat of %(player)s; the table plays on.",
+            substitute=isolate(name),
+            player=isolate(leaving),
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event_id, _anchor=f"round-{number}"))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/redraw")
+def redraw_event_round(event_id: str, number: int) -> Page:
+    """A player leaves mid-round: the tables not started are drawn again without him."""
+    token = require_director(event_id)
+    try:
+        leaving, _none = parse_leaving_body(
+            {"player": request.form.get("player", "")}, substitute=False
+        )
+        drawn = event_changes.redraw(event_id, number, leaving, token)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(
+        _(
+            "Round %(n)s is drawn again without %(player)s (seed %(seed)s): print the new "
+            "tables' cards.",
+            n=format_number(number),
+            player=isolate(leaving),
+            seed=drawn.seed,
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event_id, _anchor=f"round-{number}"))
 
 
 def _refused(event_id: str, error: RulesError) -> Page:
