@@ -7,14 +7,14 @@ from __future__ import annotations
 import re
 
 from flask import Flask
-from sqlalchemy import select
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.store import events, games, models
 from tests.web.events.test_pages import create
-from tests.web.pages import post_deal
 from tests.web.pages import html as page_html
+from tests.web.pages import post_deal
 
 NINE = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad", "Dana"]
 TRIX = {"trix-0": "2", "trix-1": "0", "trix-2": "3", "trix-3": "1"}
