@@ -34,7 +34,7 @@ from scorekeeper.store import games, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles import services as circles
 from scorekeeper.store.event_input import NewEvent, clean_event_players
-from scorekeeper.store.event_results import DIRECTOR_SOURCE
+from scorekeeper.store.event_results import DIRECTOR_SOURCE, first_king_open
 from scorekeeper.store.tokens import (
     hash_matches,
     hash_token,
@@ -247,6 +247,14 @@ def event_of_game(game_id: str) -> str | None:
     with reader() as read:
         found = read.scalar(select(TABLES.c.event_id).where(TABLES.c.game_id == game_id))
     return None if found is None else str(found)
+
+
+def asks_first_king(loaded: games.LoadedGame) -> bool:
+    """Whether this game is a club night's table before its first entry, whose first deal
+    names the first king: the player dealt the 7♥ (R2)."""
+    if loaded.log:
+        return False
+    return first_king_open(db.session(), loaded.id, loaded.rules)
 
 
 def seat_changes(game_id: str) -> list[EventChangeView]:

@@ -19,6 +19,7 @@ one did; the same id for a different write is a 409 (``entry_id_reused``).
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from scorekeeper.rules.errors import StateError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import models
+from scorekeeper.store import event_results, models
 from scorekeeper.store.game_store import (
     ADD_GAME,
     ADD_SEATS,
@@ -311,6 +312,8 @@ def record_deal(
     once = Once.of(entry_id, "record", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> tuple[LoadedGame, int]:
+        if not locked.loaded.log:
+            locked.loaded = _seven_of_hearts_king(session, locked.loaded, entry)
         game = locked.loaded.game.record(entry)
         record = game.deals[-1]
         after = {"kind": "deal", **record.to_dict()}
@@ -339,6 +342,22 @@ def record_redeal(
     return write(game_id, expected_version, change, once)
 
 
+def _seven_of_hearts_king(session: Session, loaded: LoadedGame, first: DealEntry) -> LoadedGame:
+    """A club night's table names its first king with its first deal: the player dealt the
+    7♥ (R2), whom the draw could not know. Any other game keeps the first king it has."""
+    king = first.king
+    if king is None or king == loaded.first_king or not isinstance(king, int):
+        return loaded
+    if not 0 <= king <= 3 or not event_results.first_king_open(session, loaded.id, loaded.rules):
+        return loaded
+    games = models.Game.__table__
+    session.connection().execute(
+        update(games).where(games.c.id == loaded.id).values(first_king=king)
+    )
+    game = Game.start(loaded.rules, king, loaded.players)
+    return dataclasses.replace(loaded, first_king=king, game=game)
+
+
 def edit_deal(
     game_id: str,
     n: int,
@@ -361,9 +380,12 @@ def edit_deal(
             return loaded  # nothing to change, nothing to write
         entries = [row.entry for row in loaded.log]
         entries[target.position] = entry
-        game = replay_edit(loaded, entries, target.position, n)
-        replace_entry(session, locked, target.position, entry)
         before = {"kind": "deal", **loaded.game.deals[n - 1].to_dict()}
+        if target.position == 0:
+            loaded = _seven_of_hearts_king(session, loaded, entry)
+        game = replay_edit(loaded, entries, target.position, n)
+        locked.loaded = loaded
+        replace_entry(session, locked, target.position, entry)
         after = {"kind": "deal", **game.deals[n - 1].to_dict()}
         log = list(loaded.log)
         log[target.position] = LogRow(target.position, "deal", entry, n, target.created_at)

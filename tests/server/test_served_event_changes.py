@@ -1,7 +1,8 @@
 """The director's changes to a club night as served (gunicorn, gunicorn.conf.py), on SQLite
 and PostgreSQL: a player who leaves is replaced or the round's tables not started are drawn
-again; the director corrects a table's deal through the normal deal form (logged as the
-director's), which the table's own phone cannot do once the round is locked."""
+again; a table's first deal names its first king (the 7♥ holder); the director corrects a
+table's deal through the normal deal form (logged as the director's), which the table's own
+phone cannot do once the round is locked."""
 
 from __future__ import annotations
 
@@ -34,15 +35,17 @@ def test_a_served_club_night_replaces_a_player_and_draws_a_round_again(
     playing, waiting = drawn["tables"]
     table_auth = {"Authorization": f"Bearer {playing['edit_token']}"}
     deals = f"/api/v1/games/{playing['game']}/deals"
-    assert client.call("POST", deals, kingdom()[0], table_auth)[0] == 201
+    # R2: the table's first deal names the 7♥ holder, who is the first king.
+    assert client.call("POST", deals, {**kingdom(2)[0], "king": 2}, table_auth)[0] == 201
     leaving, out = playing["players"][2], drawn["sitting_out"][0]
     replace = {"player": leaving, "substitute": out}
     status, _, event = client.call("POST", f"{url}/rounds/1/replace", replace, auth)
     assert status == 200, event
     assert event["rounds_drawn"][0]["changes"][0]["after_deals"] == 1
-    assert client.call("POST", deals, kingdom()[1], table_auth)[0] == 201  # plays on
+    assert client.call("POST", deals, kingdom(2)[1], table_auth)[0] == 201  # plays on
     status, _, game = client.call("GET", f"/api/v1/games/{playing['game']}")
     assert game["players"][2] == out and len(game["kingdoms"][0]["deals"]) == 2
+    assert game["kingdoms"][0]["king"] == 2 and game["current_king"] == 2
     status, _, redrawn = client.call(
         "POST", f"{url}/rounds/1/redraw", {"player": waiting["players"][1]}, auth
     )

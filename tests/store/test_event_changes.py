@@ -127,3 +127,34 @@ def test_only_the_last_round_can_be_drawn_again(db_app: Flask) -> None:
     events.draw_next_round(event.id, token)
     leaving = event.drawn[0].tables[0].players[0]
     refused("event_redraw_not_last", lambda: event_changes.redraw(event.id, 1, leaving, token))
+
+
+def test_r2_a_tables_first_deal_names_the_7_of_hearts_holder_as_first_king(db_app: Flask) -> None:
+    from dataclasses import replace
+
+    event, _token = night()
+    table = event.drawn[0].tables[0]
+    entry = replace(trix((0, 1, 2, 3)), king=2)
+    loaded, _n = games.record_deal(table.game_id, entry)
+    assert loaded.first_king == 2 and loaded.game.deals[0].king == 2
+    reread = games.load_game(table.game_id)
+    assert reread.first_king == 2 and reread.game.current_king == 2
+    # Corrected on deal 1: the holder was seat 3 after all.
+    fixed = games.edit_deal(table.game_id, 1, replace(entry, king=3), None)
+    assert fixed.first_king == 3 and fixed.game.deals[0].king == 3
+
+
+def test_r2_outside_a_club_night_or_under_an_agreed_order_the_first_king_stands(
+    db_app: Flask,
+) -> None:
+    from dataclasses import replace
+
+    game, _token = games.create_game(NINE[:4], 0, events.load_event(night()[0].id).rules)
+    refused("not_the_king", lambda: games.record_deal(game.id, replace(trix((0, 1, 2, 3)), king=2)))
+    rules = {"kingdom_order": "custom", "king_order": [1, 2, 3, 0]}
+    event, _token = night(rules=rules)
+    table = event.drawn[0].tables[0]
+    refused(
+        "not_the_king",
+        lambda: games.record_deal(table.game_id, replace(trix((0, 1, 2, 3)), king=2)),
+    )

@@ -9,6 +9,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, DealRecord
 from scorekeeper.rules.ruleset import Dealer
+from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
@@ -43,8 +44,9 @@ def new_deal(game_id: str) -> Page:
     if not contracts:
         return _render_picker(loaded)
     game = loaded.game
+    needs_king = game.needs_king or event_services.asks_first_king(loaded)
     form = make_deal_form(
-        contracts, loaded.rules, loaded.players, game.needs_king, data={"version": loaded.version}
+        contracts, loaded.rules, loaded.players, needs_king, data={"version": loaded.version}
     )
     if not form.is_submitted():
         _precheck(form, loaded)
@@ -98,7 +100,7 @@ def _render_deal(
     n: int | None = None,
 ) -> tuple[str, int]:
     game = loaded.game
-    king = _deal_king(loaded, n)
+    king = None if n is None and "seven" in form.sections else _deal_king(loaded, n)
     contracts = ",".join(c.value for c in form.contracts)
     if n:
         action = url_for("web.edit_deal", game_id=loaded.id, n=n, contracts=contracts)

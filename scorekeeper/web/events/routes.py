@@ -3,10 +3,13 @@ controls), the director's link, table cards and results as PDF, and the standing
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.store import event_changes
 from scorekeeper.store import events as services
 from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
@@ -276,19 +279,36 @@ def _card(
     event: services.EventView, table: services.EventTableView, token: str
 ) -> dict[str, object]:
     url = edit_url(table.game_id, services.table_token(token, table.game_id))
-    seat = services.first_king_seat(event.rules)
     return {
         "table": table.number,
         "round": table.round,
         "players": table.players,
         "url": url,
         "qr": pdf.qr_data_uri(url),
-        "first_king": _(
-            "First kingdom: %(name)s, in seat %(seat)s (the draw stands in for the 7♥ of R2).",
-            name=isolate(table.players[seat]),
-            seat=format_number(seat + 1),
-        ),
+        "first_king": first_king_text(event.rules, table.players),
     }
+
+
+def first_king_text(rules: RuleSet, players: Sequence[str]) -> str:
+    """Who is the first king, as far as the card can know it (R2): the player dealt the 7♥
+    on the first deal, unknown until then, unless an agreed kingdom order fixes him."""
+    if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
+        order = [isolate(players[seat]) for seat in rules.king_order]
+        return _(
+            "Kings in the agreed order (R2): %(names)s. %(first)s is the first king.",
+            names=" → ".join(order),
+            first=order[0],
+        )
+    if rules.kingdom_order is KingdomOrder.SEVEN_OF_HEARTS:
+        return _(
+            "First king: whoever is dealt the 7♥ on the first deal; each later kingdom goes "
+            "to whoever is dealt the 7♥ on its first deal (R2). Enter who it was with the "
+            "first deal."
+        )
+    return _(
+        "First king: whoever is dealt the 7♥ on the first deal (R2); the kingdom then passes "
+        "to the right, in the seat order above. Enter who it was with the first deal."
+    )
 
 
 def _paper() -> str:

@@ -122,6 +122,7 @@ def _render_game(
         editable=can_edit(loaded.id),
         directing=directs_game(loaded.id),
         seat_changes=event_services.seat_changes(loaded.id),
+        seven_open=event_services.asks_first_king(loaded),
         redeal_form=redeal_form,
         redeal_choices=redeal_choices,
         message=message,

@@ -182,3 +182,14 @@ def test_only_the_directors_token_changes_a_round(client: FlaskClient, event: Ev
     redraw = f"{event.url}/rounds/1/redraw"
     assert client.post(redraw, json=body, headers=table_token).status_code == 403
     assert event.get()["rounds_drawn"][0]["changes"] == []
+
+
+def test_r2_a_tables_first_deal_names_its_first_king_the_7_of_hearts_holder(
+    event: Event,
+) -> None:
+    table = event.draw()["tables"][0]
+    response = deal(event.client, table, {**kingdom(3)[0], "king": 3})
+    assert response.status_code == 201, response.json
+    assert response.json["game"]["current_king"] == 3
+    assert deal(event.client, table, {**kingdom(3)[1], "king": 1}).status_code == 409
+    assert deal(event.client, table, kingdom(3)[1]).status_code == 201

@@ -109,14 +109,14 @@ def test_the_director_corrects_and_undoes_a_deal_logged_as_the_directors(
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert f'href="/games/{game_id}" data-testid="table-correct-link"' in page
     phone = table_phone(app, client, event_id)
-    assert post_deal(phone, game_id, "trix", TRIX).status_code == 302
+    assert post_deal(phone, game_id, "trix", {**TRIX, "king": "0"}).status_code == 302
     client.post(f"/events/{event_id}/rounds/1/lock", data={"locked": "yes"})
     # Locked: the table's phone is refused; the director corrects through the normal form.
     assert post_deal(phone, game_id, "king", KING).status_code == 409
     game = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'data-testid="directing"' in game
     version = games.load_game(game_id).version
-    body = {"version": str(version), **TRIX, "trix-0": "0", "trix-1": "2"}
+    body = {"version": str(version), **TRIX, "trix-0": "0", "trix-1": "2", "king": "0"}
     response = client.post(f"/games/{game_id}/deals/1/edit?contracts=trix", data=body)
     assert response.status_code == 302, response.get_data(as_text=True)
     history = client.get(f"/games/{game_id}/deals/1").get_data(as_text=True)
@@ -137,7 +137,7 @@ def test_a_table_edit_link_gives_no_directors_rights(app: Flask, client: FlaskCl
     phone = table_phone(app, client, event_id)
     own, other = (t.game_id for t in event.drawn[0].tables)
     # Its own game only, logged as the table's, never the director's.
-    assert post_deal(phone, own, "trix", TRIX).status_code == 302
+    assert post_deal(phone, own, "trix", {**TRIX, "king": "0"}).status_code == 302
     assert [r.source for r in games.deal_revisions(own, 1)] == ["page"]
     assert post_deal(phone, other, "trix", TRIX).status_code == 403
     page = phone.get(f"/events/{event_id}").get_data(as_text=True)
