@@ -257,6 +257,24 @@ def asks_first_king(loaded: games.LoadedGame) -> bool:
     return first_king_open(db.session(), loaded.id, loaded.rules)
 
 
+@dataclass(frozen=True)
+class TableNotes:
+    """What a game's page says of it as a club night's table."""
+
+    first_king_open: bool
+    """Its first deal names the first king, the player dealt the 7♥ (R2)."""
+    seat_changes: list[EventChangeView]
+    """The substitutes who took a seat, oldest first."""
+
+
+def table_notes(loaded: games.LoadedGame) -> TableNotes:
+    """One lookup for any game; one more for a club night's table."""
+    if event_of_game(loaded.id) is None:
+        return TableNotes(False, [])
+    fixed = loaded.rules.kingdom_order is KingdomOrder.CUSTOM and bool(loaded.rules.king_order)
+    return TableNotes(not loaded.log and not fixed, seat_changes(loaded.id))
+
+
 def seat_changes(game_id: str) -> list[EventChangeView]:
     """The substitutes who took a seat at this table's game, oldest first."""
     if not is_game_id(game_id):
