@@ -5,9 +5,11 @@ normal forms, logged as the director's. A table's edit link does none of it."""
 from __future__ import annotations
 
 import re
+from io import BytesIO
 
 from flask import Flask
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -61,6 +63,9 @@ def test_the_director_replaces_a_player_from_the_page(client: FlaskClient) -> No
     game = html(client.get(f"/games/{table.game_id}"))
     assert f"{out} took the seat of {table.players[3]} after 0 deals." in game
     assert games.load_game(table.game_id).players[3] == out
+    results = PdfReader(BytesIO(client.get(f"/events/{event_id}/results.pdf").data))
+    text = " ".join(results.pages[0].extract_text().split())
+    assert f"{out} took the seat of {table.players[3]} after 0 deals." in text
 
 
 def test_the_director_draws_the_round_again_from_the_page(client: FlaskClient) -> None:
