@@ -193,3 +193,37 @@ def test_r2_a_tables_first_deal_names_its_first_king_the_7_of_hearts_holder(
     assert response.json["game"]["current_king"] == 3
     assert deal(event.client, table, {**kingdom(3)[1], "king": 1}).status_code == 409
     assert deal(event.client, table, kingdom(3)[1]).status_code == 201
+
+
+def test_in_a_circles_club_night_the_substitute_is_the_seats_member_and_a_redraw_relinks(
+    client: FlaskClient,
+) -> None:
+    made = client.post(f"{API}/circles", json={"name": "Club", "members": NINE})
+    assert made.json is not None
+    circle = made.json["id"]
+    event = Event(client, players=[], circle=circle)
+    drawn = event.draw()
+    first, second = drawn["tables"]
+    auth = {"Authorization": f"Bearer {first['edit_token']}"}
+    url = f"{API}/games/{first['game']}/deals"
+    assert client.post(url, json=kingdom()[0], headers=auth).status_code == 201
+    replace = {"player": first["players"][0], "substitute": "Newcomer"}
+    assert post(event, "rounds/1/replace", replace).status_code == 200
+    linked = client.get(f"{API}/circles/{circle}").json
+    assert "Newcomer" in {m["name"] for m in linked["members"]}
+    redrawn = post(event, "rounds/1/redraw", {"player": second["players"][0]}).json
+    games = client.get(f"{API}/circles/{circle}").json["games"]
+    assert sorted(games) == sorted([first["game"], *(t["game"] for t in redrawn["tables"])])
+    # The seat is the substitute's in the circle: its result will count for him.
+    from sqlalchemy import select
+
+    from scorekeeper.extensions import db
+    from scorekeeper.store.circles.models import CircleSeat, Member
+
+    member = db.session.scalar(
+        select(Member.name)
+        .join(CircleSeat, CircleSeat.member_id == Member.id)
+        .where(CircleSeat.game_id == first["game"], CircleSeat.seat == 0)
+    )
+    assert member == "Newcomer"
+    assert client.post(url, json=kingdom()[1], headers=auth).status_code == 201
