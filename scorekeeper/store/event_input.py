@@ -159,3 +159,23 @@ def _choice(raw: object, field: str, allowed: tuple[str, ...]) -> str:
             allowed=", ".join(f"“{a}”" for a in allowed),
         )
     return str(raw)
+
+
+def parse_leaving_body(body: Mapping[str, Any], *, substitute: bool) -> tuple[str, str]:
+    """``{"player": …, "substitute": …}`` (a replacement) or ``{"player": …}`` (a re-draw):
+    the names as given ("" for no substitute)."""
+    fields = {"player", "substitute"} if substitute else {"player"}
+    only_keys(body, fields, "a player who leaves")
+    names = [_name_text(body.get(field), field) for field in sorted(fields)]
+    return names[0], names[1] if substitute else ""
+
+
+def _name_text(raw: object, field: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise MalformedError.one(
+            "event_name_needed",
+            f"“{field}” must be a player's name.",
+            field=field,
+            what=field,
+        )
+    return raw.strip()

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from scorekeeper.rules.errors import StateError
 from scorekeeper.rules.game import Game
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.store import events_models as em
 
 DIRECTOR_SOURCE = "director"
@@ -33,6 +34,7 @@ TABLE_OF_GAME = (
 BUMP_EVENT = (
     update(EVENTS).where(EVENTS.c.id == bindparam("of_event")).values(version=EVENTS.c.version + 1)
 )
+IS_TABLE = select(TABLES.c.game_id).where(TABLES.c.game_id == bindparam("game_id"))
 EVENT_VERSION = select(EVENTS.c.version).where(EVENTS.c.id == bindparam("event_id"))
 SET_RESULT = (
     update(TABLES)
@@ -95,3 +97,15 @@ def refuse_if_frozen(closed: bool, locked: bool, round_number: int) -> None:
             field="event",
             n=round_number,
         )
+
+
+def first_king_open(session: Session, game_id: str, rules: RuleSet) -> bool:
+    """Whether this game is a club night's table whose first king is still to be found.
+
+    The draw seats a table before its first deal, so it cannot know who will be dealt the
+    7♥ (R2): the table's first deal names him. Only an agreed kingdom order fixes the
+    first king beforehand.
+    """
+    if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
+        return False
+    return session.connection().execute(IS_TABLE, {"game_id": game_id}).first() is not None

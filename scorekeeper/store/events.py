@@ -34,7 +34,7 @@ from scorekeeper.store import games, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles import services as circles
 from scorekeeper.store.event_input import NewEvent, clean_event_players
-from scorekeeper.store.event_results import DIRECTOR_SOURCE
+from scorekeeper.store.event_results import DIRECTOR_SOURCE, first_king_open
 from scorekeeper.store.tokens import (
     hash_matches,
     hash_token,
@@ -48,6 +48,7 @@ EVENTS = em.Event.__table__
 PLAYERS = em.EventPlayer.__table__
 ROUNDS = em.EventRound.__table__
 TABLES = em.EventTable.__table__
+CHANGES = em.EventChange.__table__
 
 
 class EventNotFound(LookupError):
@@ -102,12 +103,29 @@ class EventTableView:
 
 
 @dataclass(frozen=True)
+class EventChangeView:
+    """What the director changed in a round when a player left in the middle of it."""
+
+    round: int
+    kind: str
+    """``replace`` (a substitute took the seat) or ``redraw`` (tables drawn again)."""
+    player: str
+    substitute: str | None
+    table: int | None
+    seat: int | None
+    after_deals: int | None
+    seed: str | None
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class EventRoundView:
     number: int
     seed: str
     sitting_out: tuple[str, ...]
     locked: bool
     tables: tuple[EventTableView, ...]
+    changes: tuple[EventChangeView, ...] = ()
 
     def as_round(self) -> Round:
         """The round as the draw sees it (for the next round's draw)."""
@@ -222,12 +240,58 @@ def director_matches(event_id: str, token: str) -> bool:
     return hash_matches(str(stored), token)
 
 
+def event_of_game(game_id: str) -> str | None:
+    """The club night whose table plays this game, if any (one indexed lookup)."""
+    if not is_game_id(game_id):
+        return None
+    with reader() as read:
+        found = read.scalar(select(TABLES.c.event_id).where(TABLES.c.game_id == game_id))
+    return None if found is None else str(found)
+
+
+def asks_first_king(loaded: games.LoadedGame) -> bool:
+    """Whether this game is a club night's table before its first entry, whose first deal
+    names the first king: the player dealt the 7♥ (R2)."""
+    if loaded.log:
+        return False
+    return first_king_open(db.session(), loaded.id, loaded.rules)
+
+
+@dataclass(frozen=True)
+class TableNotes:
+    """What a game's page says of it as a club night's table."""
+
+    first_king_open: bool
+    """Its first deal names the first king, the player dealt the 7♥ (R2)."""
+    seat_changes: list[EventChangeView]
+    """The substitutes who took a seat, oldest first."""
+
+
+def table_notes(loaded: games.LoadedGame) -> TableNotes:
+    """One lookup for any game; one more for a club night's table."""
+    if event_of_game(loaded.id) is None:
+        return TableNotes(False, [])
+    fixed = loaded.rules.kingdom_order is KingdomOrder.CUSTOM and bool(loaded.rules.king_order)
+    return TableNotes(not loaded.log and not fixed, seat_changes(loaded.id))
+
+
+def seat_changes(game_id: str) -> list[EventChangeView]:
+    """The substitutes who took a seat at this table's game, oldest first."""
+    if not is_game_id(game_id):
+        return []
+    with reader() as read:
+        rows = read.execute(
+            select(CHANGES).where(CHANGES.c.game_id == game_id).order_by(CHANGES.c.position)
+        ).all()
+    return [_change_view(c) for c in rows]
+
+
 VIEWS_KEY = "scorekeeper.event_views"
 
 
 def views() -> LRUCache[tuple[str, int], EventView]:
     """Events read before, by (id, version): every change bumps the version, so a hit is
-    always right, in any process (only a miss costs the four queries)."""
+    always right, in any process (only a miss costs the five queries)."""
     cache: LRUCache[tuple[str, int], EventView] = current_app.extensions.setdefault(
         VIEWS_KEY, LRUCache(64)
     )
@@ -236,7 +300,7 @@ def views() -> LRUCache[tuple[str, int], EventView]:
 
 def load_event(event_id: str) -> EventView:
     """The event, its rounds and its tables' results: its version (one query), then, unless
-    that version was read before, three more; no game is ever replayed."""
+    that version was read before, four more; no game is ever replayed."""
     if not is_game_id(event_id):
         raise EventNotFound(event_id)
     session = db.session()
@@ -257,7 +321,10 @@ def load_event(event_id: str) -> EventView:
         .where(TABLES.c.event_id == event_id)
         .order_by(TABLES.c.round, TABLES.c.number)
     ).all()
-    view = _view(row, players, rounds, tables)
+    changes = session.execute(
+        select(CHANGES).where(CHANGES.c.event_id == event_id).order_by(CHANGES.c.position)
+    ).all()
+    view = _view(row, players, rounds, tables, changes)
     views().put((event_id, view.version), view)
     return view
 
@@ -266,8 +333,26 @@ def _four(values: Sequence[Any]) -> tuple[Any, Any, Any, Any]:
     return (values[0], values[1], values[2], values[3])
 
 
+def _change_view(c: Any) -> EventChangeView:
+    return EventChangeView(
+        c.round,
+        c.kind,
+        c.player,
+        c.substitute,
+        c.table,
+        c.seat,
+        c.after_deals,
+        c.seed,
+        tuple(c.tables or ()),
+    )
+
+
 def _view(
-    row: Any, players: Sequence[Any], rounds: Sequence[Any], tables: Sequence[Any]
+    row: Any,
+    players: Sequence[Any],
+    rounds: Sequence[Any],
+    tables: Sequence[Any],
+    changes: Sequence[Any] = (),
 ) -> EventView:
     by_round: dict[int, list[EventTableView]] = {}
     for t in tables:
@@ -284,9 +369,17 @@ def _view(
                 t.version,
             )
         )
+    changed: dict[int, list[EventChangeView]] = {}
+    for c in changes:
+        changed.setdefault(c.round, []).append(_change_view(c))
     drawn = tuple(
         EventRoundView(
-            r.number, r.seed, tuple(r.sitting_out), r.locked, tuple(by_round.get(r.number, []))
+            r.number,
+            r.seed,
+            tuple(r.sitting_out),
+            r.locked,
+            tuple(by_round.get(r.number, [])),
+            tuple(changed.get(r.number, [])),
         )
         for r in rounds
     )
@@ -382,9 +475,9 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
     ``director_token`` (already checked by the caller) derives each table's edit token.
     """
     with write_transaction() as session:
-        _lock_event(session, event_id)
+        lock_event_row(session, event_id)
         event = load_event(event_id)
-        _refuse_closed(event)
+        refuse_closed(event)
         if event.all_drawn:
             raise StateError.one(
                 "event_all_rounds_drawn",
@@ -397,7 +490,7 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         drawn = draw_round(
             event.present(event.next_round), history, event.seed, partnership=event.partnership
         )
-        tables = _start_tables(session, event, drawn, director_token)
+        tables = start_tables(session, event, drawn, director_token)
         version = event.version + 1
         session.connection().execute(
             insert(ROUNDS),
@@ -410,13 +503,13 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
                 "drawn_at": models.utcnow(),
             },
         )
-        rows = [_table_row(event_id, drawn.number, t, version) for t in tables]
+        rows = [table_row(event_id, drawn.number, t, version) for t in tables]
         session.connection().execute(insert(TABLES), rows)
-        _bump(session, event_id, version)
+        bump_event(session, event_id, version)
     return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out)
 
 
-def _start_tables(
+def start_tables(
     session: Any, event: EventView, drawn: Round, director_token: str
 ) -> list[DrawnTable]:
     first_king = first_king_seat(event.rules)
@@ -441,7 +534,7 @@ def first_king_seat(rules: RuleSet) -> int:
     return 0
 
 
-def _table_row(event_id: str, number: int, table: DrawnTable, version: int) -> dict[str, Any]:
+def table_row(event_id: str, number: int, table: DrawnTable, version: int) -> dict[str, Any]:
     return {
         "event_id": event_id,
         "round": number,
@@ -456,7 +549,7 @@ def _table_row(event_id: str, number: int, table: DrawnTable, version: int) -> d
     }
 
 
-def _lock_event(session: Any, event_id: str) -> None:
+def lock_event_row(session: Any, event_id: str) -> None:
     """Lock the event's row (PostgreSQL; SQLite's write lock is held already)."""
     if not is_game_id(event_id):
         raise EventNotFound(event_id)
@@ -467,11 +560,11 @@ def _lock_event(session: Any, event_id: str) -> None:
         raise EventNotFound(event_id)
 
 
-def _bump(session: Any, event_id: str, version: int) -> None:
+def bump_event(session: Any, event_id: str, version: int) -> None:
     session.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(version=version))
 
 
-def _refuse_closed(event: EventView) -> None:
+def refuse_closed(event: EventView) -> None:
     if event.closed:
         raise StateError.one(
             "event_closed",
@@ -483,9 +576,9 @@ def _refuse_closed(event: EventView) -> None:
 def lock_round(event_id: str, number: int, locked: bool = True) -> EventView:
     """Lock (or unlock) a round: its tables' games take no more writes but the director's."""
     with write_transaction() as session:
-        _lock_event(session, event_id)
+        lock_event_row(session, event_id)
         event = load_event(event_id)
-        _refuse_closed(event)
+        refuse_closed(event)
         if not 1 <= number <= len(event.drawn):
             raise IllegalError.one(
                 "event_no_such_round",
@@ -499,26 +592,26 @@ def lock_round(event_id: str, number: int, locked: bool = True) -> EventView:
             .where(ROUNDS.c.event_id == event_id, ROUNDS.c.number == number)
             .values(locked=locked)
         )
-        _bump(session, event_id, event.version + 1)
+        bump_event(session, event_id, event.version + 1)
     return load_event(event_id)
 
 
 def close_event(event_id: str) -> EventView:
     """Close the event: every round is final (the director may still correct a deal)."""
     with write_transaction() as session:
-        _lock_event(session, event_id)
+        lock_event_row(session, event_id)
         event = load_event(event_id)
         session.execute(update(EVENTS).where(EVENTS.c.id == event_id).values(closed=True))
-        _bump(session, event_id, event.version + 1)
+        bump_event(session, event_id, event.version + 1)
     return load_event(event_id)
 
 
 def add_player(event_id: str, name: str) -> EventView:
     """A late arrival: drawn from the next round on."""
     with write_transaction() as session:
-        _lock_event(session, event_id)
+        lock_event_row(session, event_id)
         event = load_event(event_id)
-        _refuse_closed(event)
+        refuse_closed(event)
         names = clean_event_players([p.name for p in event.players] + [name])
         session.execute(
             insert(PLAYERS),
@@ -529,16 +622,16 @@ def add_player(event_id: str, name: str) -> EventView:
                 "joined_round": event.next_round,
             },
         )
-        _bump(session, event_id, event.version + 1)
+        bump_event(session, event_id, event.version + 1)
     return load_event(event_id)
 
 
 def player_leaves(event_id: str, name: str) -> EventView:
     """A player who leaves is drawn no more from the next round on (his results stay)."""
     with write_transaction() as session:
-        _lock_event(session, event_id)
+        lock_event_row(session, event_id)
         event = load_event(event_id)
-        _refuse_closed(event)
+        refuse_closed(event)
         position = next(
             (
                 i
@@ -559,7 +652,7 @@ def player_leaves(event_id: str, name: str) -> EventView:
             .where(PLAYERS.c.event_id == event_id, PLAYERS.c.position == position)
             .values(left_round=event.next_round)
         )
-        _bump(session, event_id, event.version + 1)
+        bump_event(session, event_id, event.version + 1)
     return load_event(event_id)
 
 

@@ -108,3 +108,36 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     """The event's version when this result last changed (standings catch up from it)."""
 
     __table_args__ = (Index("ix_event_tables_event_version", "event_id", "version"),)
+
+
+class EventChange(db.Model):  # type: ignore[name-defined,misc]
+    """A change the director made to a drawn round when a player left in the middle of it:
+    a substitute took his seat (``replace``) or the tables not started were drawn again
+    without him (``redraw``)."""
+
+    __tablename__ = "event_changes"
+
+    event_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    player: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    """The player who left."""
+    substitute: Mapped[str | None] = mapped_column(String(NAME_LENGTH), nullable=True)
+    table: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    after_deals: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Deals the table had played when the substitute sat down."""
+    game_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True, index=True)
+    """The table's game (a replacement), for its game page to tell who took over."""
+    seed: Mapped[str | None] = mapped_column(String(SEED_LENGTH), nullable=True)
+    """The re-draw's seed."""
+    tables: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """The tables a re-draw drew again."""
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('replace', 'redraw')", name="ck_event_changes_kind"),
+    )

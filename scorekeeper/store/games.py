@@ -19,12 +19,13 @@ one did; the same id for a different write is a 409 (``entry_id_reused``).
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from scorekeeper.extensions import db
@@ -32,10 +33,11 @@ from scorekeeper.rules.errors import StateError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import models
+from scorekeeper.store import event_results, models
 from scorekeeper.store.game_store import (
     ADD_GAME,
     ADD_SEATS,
+    LOCK,
     Locked,
     Once,
     Write,
@@ -80,6 +82,7 @@ __all__ = [
     "NewGameRows",
     "StaleVersion",
     "create_game",
+    "delete_unplayed_game",
     "deal_revisions",
     "edit_deal",
     "game_exists",
@@ -87,6 +90,7 @@ __all__ = [
     "load_game",
     "new_game_rows",
     "recent_player_names",
+    "rename_seat",
     "record_deal",
     "record_redeal",
     "replace_edit_token",
@@ -259,6 +263,36 @@ def new_game_rows(
     return NewGameRows(row, seats, loaded, token)
 
 
+def rename_seat(session: Session, game_id: str, seat: int, name: str) -> None:
+    """In the caller's transaction: the player at ``seat`` is now ``name`` (a club night's
+    substitute). The game's version moves on, so every phone and cache sees the name."""
+    connection = session.connection()
+    connection.execute(LOCK, {"game_id": game_id})
+    seats = models.Seat.__table__
+    connection.execute(
+        update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name)
+    )
+    games = models.Game.__table__
+    connection.execute(
+        update(games)
+        .where(games.c.id == game_id)
+        .values(version=games.c.version + 1, updated_at=models.utcnow())
+    )
+    forget_head(game_id)
+
+
+def delete_unplayed_game(session: Session, game_id: str) -> None:
+    """In the caller's transaction: remove a game that no deal was recorded in (a club
+    night's table drawn again); its seats, log and revisions go with it."""
+    connection = session.connection()
+    connection.execute(LOCK, {"game_id": game_id})
+    for table in (models.Revision, models.LogEntry, models.Seat):
+        column = table.__table__.c.game_id
+        connection.execute(delete(table.__table__).where(column == game_id))
+    connection.execute(delete(models.Game.__table__).where(models.Game.__table__.c.id == game_id))
+    forget_head(game_id)
+
+
 def create_game(players: list[str], first_king: int, rules: RuleSet) -> tuple[LoadedGame, str]:
     """A new game (version 1) and its edit token, shown this once and stored hashed."""
     new = new_game_rows(players, first_king, rules)
@@ -278,6 +312,8 @@ def record_deal(
     once = Once.of(entry_id, "record", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> tuple[LoadedGame, int]:
+        if not locked.loaded.log:
+            locked.loaded = _seven_of_hearts_king(session, locked.loaded, entry)
         game = locked.loaded.game.record(entry)
         record = game.deals[-1]
         after = {"kind": "deal", **record.to_dict()}
@@ -306,6 +342,22 @@ def record_redeal(
     return write(game_id, expected_version, change, once)
 
 
+def _seven_of_hearts_king(session: Session, loaded: LoadedGame, first: DealEntry) -> LoadedGame:
+    """A club night's table names its first king with its first deal: the player dealt the
+    7♥ (R2), whom the draw could not know. Any other game keeps the first king it has."""
+    king = first.king
+    if king is None or king == loaded.first_king or not isinstance(king, int):
+        return loaded
+    if not 0 <= king <= 3 or not event_results.first_king_open(session, loaded.id, loaded.rules):
+        return loaded
+    games = models.Game.__table__
+    session.connection().execute(
+        update(games).where(games.c.id == loaded.id).values(first_king=king)
+    )
+    game = Game.start(loaded.rules, king, loaded.players)
+    return dataclasses.replace(loaded, first_king=king, game=game)
+
+
 def edit_deal(
     game_id: str,
     n: int,
@@ -328,9 +380,12 @@ def edit_deal(
             return loaded  # nothing to change, nothing to write
         entries = [row.entry for row in loaded.log]
         entries[target.position] = entry
-        game = replay_edit(loaded, entries, target.position, n)
-        replace_entry(session, locked, target.position, entry)
         before = {"kind": "deal", **loaded.game.deals[n - 1].to_dict()}
+        if target.position == 0:
+            loaded = _seven_of_hearts_king(session, loaded, entry)
+        game = replay_edit(loaded, entries, target.position, n)
+        locked.loaded = loaded
+        replace_entry(session, locked, target.position, entry)
         after = {"kind": "deal", **game.deals[n - 1].to_dict()}
         log = list(loaded.log)
         log[target.position] = LogRow(target.position, "deal", entry, n, target.created_at)

@@ -606,6 +606,20 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
     "event_player_not_seated": N_("%(player)s has no seat in round %(n)d."),
     "event_player_seated": N_("%(player)s already has a seat in round %(n)d."),
     "event_not_a_player": N_("%(player)s is not among this club night's players."),
+    "event_table_started": N_(
+        "Table %(table)d has started: %(player)s can be replaced there, but the table cannot "
+        "be drawn again."
+    ),
+    # store/event_changes.py
+    "event_table_finished": N_(
+        "Table %(table)d has finished its game: nobody needs to take the seat of %(player)s."
+    ),
+    "event_redraw_not_last": N_(
+        "Only the last round drawn can be drawn again; round %(last)d has been drawn after "
+        "round %(n)d."
+    ),
+    "event_player_left": N_("%(player)s has left this club night and cannot take a seat."),
+    "event_name_needed": N_("“%(what)s” must be a player's name."),
     # rules/events/standings.py
     "event_places": N_(
         "The points by place must be four whole numbers from first place to fourth, never "

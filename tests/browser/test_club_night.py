@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.rules.captures import Captures
 from tests.browser.conftest import join
-from tests.browser.phone import Deal, P, Thumb, fill, form_url, save
+from tests.browser.phone import Deal, P, Thumb, fill, form_url, save, tap_choice
 from tests.common import K
 from tests.web.api.test_events import kingdom
 
@@ -53,6 +53,8 @@ def play_table(phone: Page, base: str, edit_link: str) -> None:
     king = Deal(K, Captures(king_of_hearts=P(taker)))
     phone.goto(form_url(f"{base}/games/{game_id}", king))
     thumb = Thumb(phone)
+    expect(phone.get_by_test_id("seven-hearts")).to_be_visible()  # R2: the first king
+    tap_choice(thumb, "king-0")
     fill(thumb, king)
     save(thumb, "recorded")
     for body in [deals[0], *deals[2:]]:

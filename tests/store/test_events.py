@@ -72,7 +72,7 @@ def test_standings_come_from_stored_results_without_replaying_a_game(db_app: Fla
     with sql_statements() as statements:
         standings = events.load_event(event.id).standings()
     selects = [s for s in statements if s.startswith("SELECT")]
-    assert len(selects) == 4  # the event, its players, rounds and tables
+    assert len(selects) == 5  # the event, its players, rounds, tables and changes
     assert not any("log_entries" in s for s in statements)
     expected = Tally.of(
         [

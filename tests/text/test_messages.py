@@ -663,15 +663,17 @@ def game_cases() -> Iterator[Callable[[], object]]:
 
 def event_cases() -> Iterator[Callable[[], object]]:
     """Club nights' refusals that need no database (the others: tests/web/api/test_events.py)."""
-    from scorekeeper.rules.events.draw import draw_round, replace_player
+    from scorekeeper.rules.events.draw import draw_round, redraw_round, replace_player
     from scorekeeper.rules.events.standings import check_places
-    from scorekeeper.store.event_input import parse_new_event_body
+    from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
 
     drawn = draw_round(["A", "B", "C", "D", "E"], [], 1)
     yield lambda: draw_round(["A", "B"], [], 1)
     yield lambda: draw_round(["A", "B", "C", "a"], [], 1)
     yield lambda: replace_player(drawn, drawn.sitting_out[0], "F")
     yield lambda: replace_player(drawn, drawn.tables[0].seats[0], drawn.tables[0].seats[1])
+    yield lambda: redraw_round(drawn, [], drawn.tables[0].seats[0], [1], "s")
+    yield lambda: parse_leaving_body({"player": 3}, substitute=False)
     yield lambda: check_places([1, 2])
     base = {"name": "N", "players": ["A", "B", "C", "D"]}
     for bad in (
@@ -684,6 +686,7 @@ def event_cases() -> Iterator[Callable[[], object]]:
 
 EVENT_STORE_CODES = {"event_closed", "event_round_locked", "event_no_such_round"}
 EVENT_STORE_CODES |= {"event_all_rounds_drawn", "event_not_a_player"}
+EVENT_STORE_CODES |= {"event_table_finished", "event_redraw_not_last", "event_player_left"}
 """Refusals of a club night's state: they need a database (tests/web/api/test_events.py)."""
 
 

@@ -367,6 +367,72 @@ def replace_player(drawn: Round, leaving: str, substitute: str) -> Round:
     return replace(drawn, tables=tuple(tables), sitting_out=out)
 
 
+def redraw_seed(drawn: Round, times: int) -> str:
+    """The seed of the ``times``-th re-draw of a round: its own seed, marked.
+
+    >>> redraw_seed(Round(2, "42-2", (), ()), 1)
+    '42-2-r1'
+    """
+    return f"{drawn.seed}-r{times}"
+
+
+def redraw_round(
+    drawn: Round,
+    history: Sequence[Round],
+    leaving: str,
+    started: Iterable[int],
+    seed: str,
+    *,
+    partnership: bool = False,
+) -> Round:
+    """Round ``drawn`` drawn again without ``leaving``, for the tables not yet ``started``.
+
+    The tables whose numbers are in ``started`` are kept as they are; the players of the
+    others, with those sitting out, are drawn again (``seed``) into the freed table
+    numbers. ``leaving`` must sit at a table that has not started.
+
+    >>> first = draw_round(["A", "B", "C", "D", "E", "F", "G", "H", "I"], [], seed=1)
+    >>> leaver = first.tables[1].seats[0]
+    >>> again = redraw_round(first, [], leaver, [1], "1-1-r1")
+    >>> again.tables[0] == first.tables[0], len(again.tables), again.sitting_out
+    (True, 2, ())
+    """
+    kept_numbers = set(started)
+    table = next((t for t in drawn.tables if leaving in t.seats), None)
+    if table is None:
+        raise IllegalError.one(
+            "event_player_not_seated",
+            f"{leaving} has no seat in round {drawn.number}.",
+            field="player",
+            player=leaving,
+            n=drawn.number,
+        )
+    if table.number in kept_numbers:
+        raise IllegalError.one(
+            "event_table_started",
+            f"Table {table.number} has started: {leaving} can be replaced there, but the "
+            "table cannot be drawn again.",
+            field="player",
+            player=leaving,
+            table=table.number,
+        )
+    kept = [t for t in drawn.tables if t.number in kept_numbers]
+    freed = sorted(t.number for t in drawn.tables if t.number not in kept_numbers)
+    pool = [n for t in drawn.tables if t.number in freed for n in t.seats if n != leaving]
+    pool += [name for name in drawn.sitting_out if name != leaving]
+    rng = random.Random(seed)
+    meetings = Meetings.of(history)
+    out = choose_sit_outs(pool, meetings, rng)
+    seated = [name for name in pool if name not in set(out)]
+    groups = group_tables(seated, meetings, rng, partnership) if seated else []
+    new = [
+        Table(number, seat_order(group, meetings, rng, partnership))
+        for number, group in zip(freed, groups, strict=False)
+    ]
+    tables = tuple(sorted([*kept, *new], key=lambda t: t.number))
+    return Round(drawn.number, drawn.seed, tables, tuple(out))
+
+
 def repeated_tablemates(rounds: Sequence[Round]) -> int:
     """How many times two players met again at a table (each meeting past the first).
 

@@ -648,6 +648,27 @@ def link_new_game(connection: Connection, circle_id: str, loaded: LoadedGame) ->
     )
 
 
+def relink_seat(connection: Connection, circle_id: str, game_id: str, seat: int, name: str) -> None:
+    """A club night's substitute took ``seat`` of an unfinished table: the seat is now the
+    member of that name (or a new member)."""
+    circle = load_circle(circle_id)
+    existing = circle.member_named(name)
+    member = existing.id if existing else _add_members(connection, circle_id, [name])[0]
+    bump_version(connection, circle_id)
+    connection.execute(
+        update(SEATS)
+        .where(SEATS.c.game_id == game_id, SEATS.c.seat == seat)
+        .values(member_id=member)
+    )
+
+
+def unlink_unplayed_game(connection: Connection, circle_id: str, game_id: str) -> None:
+    """A club night's table drawn again before any deal: its game leaves the circle."""
+    bump_version(connection, circle_id)
+    connection.execute(delete(SEATS).where(SEATS.c.game_id == game_id))
+    connection.execute(delete(LINKS).where(LINKS.c.game_id == game_id))
+
+
 def _insert_link(
     connection: Connection, circle_id: str, loaded: LoadedGame, members: Sequence[int]
 ) -> None:

@@ -13,8 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
+from scorekeeper.store import event_changes
 from scorekeeper.store import events as services
-from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import json_body
@@ -81,6 +82,13 @@ def draw_round(event_id: str) -> Response:
     """Draw the next round: 201 with its tables, their games and edit tokens."""
     require_director(event_id)
     drawn = services.draw_next_round(event_id, bearer_token())
+    response = jsonify(drawn_json(drawn))
+    response.status_code = 201
+    return response
+
+
+def drawn_json(drawn: services.DrawnRound) -> dict[str, Any]:
+    """A drawn round's tables with their games' edit tokens (shown to the director)."""
     tables = [
         {
             "table": t.number,
@@ -90,15 +98,32 @@ def draw_round(event_id: str) -> Response:
         }
         for t in drawn.tables
     ]
-    body = {
+    return {
         "round": drawn.number,
         "seed": drawn.seed,
         "tables": tables,
         "sitting_out": list(drawn.sitting_out),
     }
-    response = jsonify(body)
-    response.status_code = 201
-    return response
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/replace")
+def replace_player(event_id: str, number: int) -> Response:
+    """Extension: ``{"player", "substitute"}``: a player leaves in the middle of round
+    ``number`` and the substitute takes his seat (the table's game goes on)."""
+    require_director(event_id)
+    player, substitute = parse_leaving_body(json_body(), substitute=True)
+    return event_response(event_changes.replace_player(event_id, number, player, substitute))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/redraw")
+def redraw_round(event_id: str, number: int) -> Response:
+    """Extension: ``{"player"}``: a player leaves and the tables of round ``number`` that
+    have not started are drawn again without him; the answer lists those tables."""
+    require_director(event_id)
+    player, _none = parse_leaving_body(json_body(), substitute=False)
+    drawn = event_changes.redraw(event_id, number, player, bearer_token())
+    event = services.load_event(event_id)
+    return event_response(event, 200, **drawn_json(drawn))
 
 
 @bp.post("/events/<event_id>/rounds/<int:number>/lock")

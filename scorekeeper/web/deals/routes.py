@@ -9,12 +9,14 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, DealRecord
 from scorekeeper.rules.ruleset import Dealer
+from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import Refused, refusal_text, try_form_write
+from scorekeeper.web.events.access import page_source
 from scorekeeper.web.forms import DealForm, deal_form_data, make_deal_form
 from scorekeeper.web.games.present import build_board, combinable, parse_contracts, revision_views
 from scorekeeper.web.games.routes import Page
@@ -42,8 +44,9 @@ def new_deal(game_id: str) -> Page:
     if not contracts:
         return _render_picker(loaded)
     game = loaded.game
+    needs_king = game.needs_king or event_services.asks_first_king(loaded)
     form = make_deal_form(
-        contracts, loaded.rules, loaded.players, game.needs_king, data={"version": loaded.version}
+        contracts, loaded.rules, loaded.players, needs_king, data={"version": loaded.version}
     )
     if not form.is_submitted():
         _precheck(form, loaded)
@@ -52,7 +55,9 @@ def new_deal(game_id: str) -> Page:
         return _render_deal(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
-        lambda: services.record_deal(game_id, entry, expected_version=version, source="page"),
+        lambda: services.record_deal(
+            game_id, entry, expected_version=version, source=page_source(game_id)
+        ),
         form,
         loaded,
     )
@@ -95,7 +100,7 @@ def _render_deal(
     n: int | None = None,
 ) -> tuple[str, int]:
     game = loaded.game
-    king = _deal_king(loaded, n)
+    king = None if n is None and "seven" in form.sections else _deal_king(loaded, n)
     contracts = ",".join(c.value for c in form.contracts)
     if n:
         action = url_for("web.edit_deal", game_id=loaded.id, n=n, contracts=contracts)
@@ -178,7 +183,9 @@ def edit_deal(game_id: str, n: int) -> Page:
         return _render_deal(loaded, form, status=422, n=n)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
-        lambda: services.edit_deal(game_id, n, entry, version, source="page"), form, loaded
+        lambda: services.edit_deal(game_id, n, entry, version, source=page_source(game_id)),
+        form,
+        loaded,
     )
     if isinstance(outcome, Refused):
         return _render_deal(outcome.loaded, form, outcome.messages, outcome.status, n=n)

@@ -8,13 +8,15 @@ director's pages derive each table's edit link from it.
 
 from __future__ import annotations
 
-from flask import abort, session
+from flask import abort, request, session
 
 from scorekeeper.store import events as services
+from scorekeeper.store.event_results import DIRECTOR_SOURCE
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.sharing.access import seal, unseal
 
 DIRECTING = "event_seals"
+DIRECTS_KEY = "scorekeeper.directs_game"
 REMEMBERED = 6
 NOT_DIRECTOR = _l(
     "Only the director of this club night can do this: open the director's link on this "
@@ -42,3 +44,23 @@ def require_director(event_id: str) -> str:
     if token is None:
         abort(403, description=str(NOT_DIRECTOR))
     return token
+
+
+def directs_game(game_id: str) -> bool:
+    """Whether this browser directs the club night whose table plays ``game_id``.
+
+    Only the director's own proof counts (the token sealed by the director's link), never a
+    table's edit link. A browser directing nothing asks the database nothing.
+    """
+    if not session.get(DIRECTING):
+        return False
+    answers: dict[str, bool] = request.environ.setdefault(DIRECTS_KEY, {})
+    if game_id not in answers:
+        event_id = services.event_of_game(game_id)
+        answers[game_id] = event_id is not None and director_token(event_id) is not None
+    return answers[game_id]
+
+
+def page_source(game_id: str) -> str:
+    """How a write from the pages is logged: the director's, or the table's own ("page")."""
+    return DIRECTOR_SOURCE if directs_game(game_id) else "page"

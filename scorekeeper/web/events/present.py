@@ -6,7 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.rules.events.standings import Scoring, Standing, points_value
-from scorekeeper.store.events import EventRoundView, EventTableView, EventView
+from scorekeeper.store.events import (
+    EventChangeView,
+    EventRoundView,
+    EventTableView,
+    EventView,
+)
 
 
 def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
@@ -45,6 +50,27 @@ def round_json(event: EventView, drawn: EventRoundView) -> dict[str, Any]:
         "tables": [table_json(t) for t in drawn.tables],
         "sitting_out": list(drawn.sitting_out),
         "standings": standings_json(event.tally([drawn]).standings()),
+        "changes": [change_json(c) for c in drawn.changes],
+    }
+
+
+def change_json(change: EventChangeView) -> dict[str, Any]:
+    """A player who left in the middle of the round: who took his seat, or which tables
+    were drawn again (and with which seed)."""
+    if change.kind == "replace":
+        return {
+            "kind": "replace",
+            "player": change.player,
+            "substitute": change.substitute,
+            "table": change.table,
+            "seat": change.seat,
+            "after_deals": change.after_deals,
+        }
+    return {
+        "kind": "redraw",
+        "player": change.player,
+        "seed": change.seed,
+        "tables": list(change.tables),
     }
 
 
@@ -54,6 +80,7 @@ def event_json(event: EventView) -> dict[str, Any]:
         "id": event.id,
         "name": event.name,
         "players": [p.name for p in event.players],
+        "left": [p.name for p in event.players if p.left_round is not None],
         "rules": event.rules.to_dict(),
         "rounds": event.rounds,
         "round": event.round_kind,

@@ -3,12 +3,16 @@ controls), the director's link, table cards and results as PDF, and the standing
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.store import event_changes
 from scorekeeper.store import events as services
-from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
 from scorekeeper.text.locale import format_number, isolate, localize_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import bp
@@ -56,7 +60,26 @@ def event(event_id: str) -> Page:
         director=token is not None,
         links=links,
         director_link=director_link,
+        substitutes={r.number: substitutes(loaded, r.number) for r in loaded.drawn},
+        leaving={r.number: leaving_choices(r) for r in loaded.drawn},
     )
+
+
+def leaving_choices(drawn: services.EventRoundView) -> dict[str, list[str]]:
+    """Who may leave mid-round: ``playing`` (replaceable: his game is not over) and
+    ``waiting`` (at a table not started, which can be drawn again)."""
+    return {
+        "playing": [n for t in drawn.tables if not t.finished for n in t.players],
+        "waiting": [n for t in drawn.tables if t.deals == 0 for n in t.players],
+    }
+
+
+def substitutes(event: services.EventView, number: int) -> list[str]:
+    """Who can take a leaver's seat in round ``number``: those sitting it out and the late
+    arrivals (a new name is welcome too)."""
+    drawn = event.drawn[number - 1]
+    later = [p.name for p in event.players if p.left_round is None and p.joined_round > number]
+    return [*drawn.sitting_out, *later]
 
 
 def _table_links(event: services.EventView, token: str) -> dict[str, str]:
@@ -119,6 +142,53 @@ def add_event_player(event_id: str) -> Page:
         return _refused(event_id, error)
     flash(_("The new player is drawn from the next round on."), "success")
     return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/replace")
+def replace_event_player(event_id: str, number: int) -> Page:
+    """A player leaves mid-round: the substitute the director chose takes his seat."""
+    require_director(event_id)
+    player, substitute = request.form.get("player", ""), request.form.get("substitute", "")
+    try:
+        leaving, name = parse_leaving_body(
+            {"player": player, "substitute": substitute}, substitute=True
+        )
+        event_changes.replace_player(event_id, number, leaving, name)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(
+        _(
+            "%(substitute)s takes the seat of %(player)s; the table plays on.",
+            substitute=isolate(name),
+            player=isolate(leaving),
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event_id, _anchor=f"round-{number}"))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/redraw")
+def redraw_event_round(event_id: str, number: int) -> Page:
+    """A player leaves mid-round: the tables not started are drawn again without him."""
+    token = require_director(event_id)
+    try:
+        leaving, _none = parse_leaving_body(
+            {"player": request.form.get("player", "")}, substitute=False
+        )
+        drawn = event_changes.redraw(event_id, number, leaving, token)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(
+        _(
+            "Round %(n)s is drawn again without %(player)s (seed %(seed)s): print the new "
+            "tables' cards.",
+            n=format_number(number),
+            player=isolate(leaving),
+            seed=drawn.seed,
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event_id, _anchor=f"round-{number}"))
 
 
 def _refused(event_id: str, error: RulesError) -> Page:
@@ -209,19 +279,36 @@ def _card(
     event: services.EventView, table: services.EventTableView, token: str
 ) -> dict[str, object]:
     url = edit_url(table.game_id, services.table_token(token, table.game_id))
-    seat = services.first_king_seat(event.rules)
     return {
         "table": table.number,
         "round": table.round,
         "players": table.players,
         "url": url,
         "qr": pdf.qr_data_uri(url),
-        "first_king": _(
-            "First kingdom: %(name)s, in seat %(seat)s (the draw stands in for the 7♥ of R2).",
-            name=isolate(table.players[seat]),
-            seat=format_number(seat + 1),
-        ),
+        "first_king": first_king_text(event.rules, table.players),
     }
+
+
+def first_king_text(rules: RuleSet, players: Sequence[str]) -> str:
+    """Who is the first king, as far as the card can know it (R2): the player dealt the 7♥
+    on the first deal, unknown until then, unless an agreed kingdom order fixes him."""
+    if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
+        order = [isolate(players[seat]) for seat in rules.king_order]
+        return _(
+            "Kings in the agreed order (R2): %(names)s. %(first)s is the first king.",
+            names=" → ".join(order),
+            first=order[0],
+        )
+    if rules.kingdom_order is KingdomOrder.SEVEN_OF_HEARTS:
+        return _(
+            "First king: whoever is dealt the 7♥ on the first deal; each later kingdom goes "
+            "to whoever is dealt the 7♥ on its first deal (R2). Enter who it was with the "
+            "first deal."
+        )
+    return _(
+        "First king: whoever is dealt the 7♥ on the first deal (R2); the kingdom then passes "
+        "to the right, in the seat order above. Enter who it was with the first deal."
+    )
 
 
 def _paper() -> str:

@@ -10,12 +10,14 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import Refused, try_form_write
+from scorekeeper.web.events.access import directs_game, page_source
 from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices, seat_choices
 from scorekeeper.web.games.new_game_form import (
     ALL_PRESETS,
@@ -118,6 +120,8 @@ def _render_game(
         rematch_king=rematch_start(loaded.rules, loaded.first_king)[0],
         all_contracts=ALL_CONTRACTS,
         editable=can_edit(loaded.id),
+        directing=directs_game(loaded.id),
+        table=event_services.table_notes(loaded),
         redeal_form=redeal_form,
         redeal_choices=redeal_choices,
         message=message,
@@ -155,7 +159,11 @@ def record_redeal(game_id: str) -> Page:
     if not form.validate():
         return _render_game(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
-    outcome = try_form_write(lambda: services.record_redeal(game_id, entry, version), form, loaded)
+    outcome = try_form_write(
+        lambda: services.record_redeal(game_id, entry, version, source=page_source(game_id)),
+        form,
+        loaded,
+    )
     if isinstance(outcome, Refused):
         return _render_game(outcome.loaded, form, outcome.messages, outcome.status)
     if form.kind.data == "misdeal":
@@ -183,7 +191,7 @@ def undo(game_id: str) -> Page:
         return _render_undo(loaded, form, status=422)
     version = form.version.data
     outcome = try_form_write(
-        lambda: services.undo_last(game_id, version, source="page"),
+        lambda: services.undo_last(game_id, version, source=page_source(game_id)),
         form,
         loaded,
         then=_("Nothing was undone."),

@@ -192,7 +192,11 @@ def _rights() -> dict[str, bool]:
 
 
 def can_edit(game_id: str) -> bool:
-    """Whether this browser holds a proof of the game's current edit token."""
+    """Whether this browser holds a proof of the game's current edit token, or directs the
+    club night whose table plays the game (its writes are then logged as the director's)."""
+    # Imported here: the club nights' access module builds on this one.
+    from scorekeeper.web.events.access import directs_game
+
     rights = _rights()
     if game_id not in rights:
         token = owner_token(game_id)
@@ -201,6 +205,7 @@ def can_edit(game_id: str) -> bool:
         else:
             ref = dict(_pairs(EDIT_REFS)).get(game_id)
             rights[game_id] = ref is not None and services.token_ref_matches(game_id, ref)
+        rights[game_id] = rights[game_id] or directs_game(game_id)
     return rights[game_id]
 
 

@@ -120,8 +120,10 @@ def test_table_cards_and_results_are_pdfs(client: FlaskClient) -> None:
     assert cards.mimetype == "application/pdf"
     reader = PdfReader(BytesIO(cards.data))
     assert len(reader.pages) == 2
-    text = reader.pages[0].extract_text()
-    assert "Table 1" in text and "First kingdom" in text
+    text = " ".join(reader.pages[0].extract_text().split())
+    # R2: the 7♥ holder is not known before the first deal; the card names no one.
+    assert "Table 1" in text and "First king: whoever is dealt the 7" in text
+    assert "in the seat order above" in text
     results = client.get(f"/events/{event_id}/results.pdf")
     assert results.mimetype == "application/pdf"
     assert "Final standings" in PdfReader(BytesIO(results.data)).pages[0].extract_text()
@@ -131,3 +133,25 @@ def test_an_unknown_event_page_is_404(client: FlaskClient) -> None:
     response = client.get("/events/nosuchevent000000")
     assert response.status_code == 404
     assert "no club night at this address" in response.get_data(as_text=True)
+
+
+def test_r2_a_table_card_names_the_first_king_only_when_the_kingdom_order_fixes_him(
+    app,  # type: ignore[no-untyped-def]
+) -> None:
+    from scorekeeper.rules.ruleset import RuleSet
+    from scorekeeper.web.events.routes import first_king_text
+
+    names = ("Rana", "Sami", "Omar", "Lina")
+    with app.test_request_context("/?lang=en"):
+        right = first_king_text(RuleSet(), names)
+        seven = first_king_text(RuleSet.from_dict({"kingdom_order": "seven_of_hearts"}), names)
+        custom = first_king_text(
+            RuleSet.from_dict({"kingdom_order": "custom", "king_order": [2, 3, 0, 1]}), names
+        )
+    assert "whoever is dealt the 7♥ on the first deal" in right and "Rana" not in right
+    assert "each later kingdom goes to whoever is dealt the 7♥" in seven
+    plain = custom.translate({0x2068: None, 0x2069: None})
+    assert (
+        plain
+        == "Kings in the agreed order (R2): Omar → Lina → Rana → Sami. Omar is the first king."
+    )
