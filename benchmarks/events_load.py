@@ -8,8 +8,10 @@ The director creates an event of ``4 × tables`` players and draws a round
 a deal every 10–20 s (with ``If-Match``) while its four players' phones poll
 ``GET /games/<id>/version`` every ~1.5 s with ``If-None-Match`` (as
 static/live.js does) and 10 boards poll ``GET /events/<id>/board/live`` every
-3 s (as static/board.js does). One thread per table drives its recorder and its
-four phones (five keep-alive connections).
+3 s (as static/board.js does). One asyncio event loop drives every phone over
+its own keep-alive connection (:mod:`benchmarks.http_async`): the load
+generator shares the 2 cores with the server, and a thread per table with
+``http.client`` took most of them itself. It prints the CPU it used.
 
 With ``--servers 2`` (PostgreSQL) two gunicorn instances on different ports share
 the database: each table records through one and its phones and half the
