@@ -40,8 +40,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
+from benchmarks.cpu import CpuMeter  # noqa: E402
 from benchmarks.http_async import Answer, Connection  # noqa: E402
 from benchmarks.load_tables import (  # noqa: E402
+    SERVER_PIDS,
     Phone,
     Stats,
     game_deals,
@@ -205,13 +207,19 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path) -> 
         stats = Stats()
         pair = (ports[0], ports[-1])
         players = [Table(spec, pair, stats, i) for i, spec in enumerate(specs)]
-        started, cpu = time.monotonic(), time.process_time()
+        meter = CpuMeter([SERVER_PIDS[port] for port in ports])
+        started = time.monotonic()
+        meter.start()
         asyncio.run(play_all(players, ports, event_id, stats, seconds))
-        elapsed, cpu = time.monotonic() - started, time.process_time() - cpu
+        cpu, elapsed = meter.stop(), time.monotonic() - started
         deals = check_lost(ports[-1], event_id, players, stats)
     lags = [lag for t in players for lag in t.lags]
+    requests = sum(len(v) for v in stats.latencies.values())
     print(
-        f"\nload generator: {cpu:.1f} s of CPU in {elapsed:.0f} s ({cpu / elapsed:.0%} of one core)"
+        f"\nCPU in cores ({os.cpu_count()} on this machine): app servers "
+        f"{cpu['servers'] / elapsed:.2f} ({cpu['servers'] / requests * 1000:.2f} ms a request), "
+        f"load generator {cpu['generator'] / elapsed:.2f}, everything else "
+        f"{cpu['rest'] / elapsed:.2f} (the database, other work on the machine)"
     )
     return report(
         f"{label}, {servers} server(s)", tables, stats, elapsed, deals, lags, draw_seconds
