@@ -6,31 +6,36 @@ Run: ``python benchmarks/events_load.py [--tables 200] [--db sqlite,postgresql]
 The director creates an event of ``4 × tables`` players and draws a round
 (``--tables`` tables, each a game). Then, for ``--seconds``, every table records
 a deal every 10–20 s (with ``If-Match``) while its four players' phones poll
-``GET /games/<id>/version`` every ~1.5 s with ``If-None-Match`` (as
-static/live.js does) and 10 boards poll ``GET /events/<id>/board/live`` every
-3 s (as static/board.js does). One thread per table drives its recorder and its
-four phones (five keep-alive connections).
+``GET /games/<id>/version`` every ~1.5 s with ``If-None-Match`` and, when it
+has changed, fetch the game page again (as static/live.js does on the game
+page), and 10 boards poll ``GET /events/<id>/board/live`` every
+3 s (as static/board.js does). One asyncio event loop drives every phone over
+its own keep-alive connection (:mod:`benchmarks.http_async`): the load
+generator shares the 2 cores with the server, and a thread per table with
+``http.client`` took most of them itself. It prints the CPU it used.
 
 With ``--servers 2`` (PostgreSQL) two gunicorn instances on different ports share
 the database: each table records through one and its phones and half the
 boards follow through the other, so every update a phone or board sees crossed
 servers. Printed: throughput, p50/p95/p99 of deal POSTs, phone polls (304 and
-200) and board polls; errors; lost deals (every acknowledged deal compared with
-the stored log and with the event's table results); and how long a recorded
-deal took to reach a phone on the other server (poll interval included).
-Targets: 0 errors, 0 lost deals, deal POST p95 < 100 ms, live update p95 < 20 ms.
+200), the pages fetched after a change and board polls; the CPU the app
+servers, the load generator and everything else used; errors; lost deals
+(every acknowledged deal compared with the stored log and with the event's
+table results); and how long a recorded deal took to reach a phone on the
+other server (poll interval included).
+Targets: 0 errors, 0 lost deals, deal POST p95 < 100 ms, live update (the poll)
+p95 < 20 ms.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
 import os
 import random
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -39,7 +44,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
+from benchmarks.cpu import CpuMeter  # noqa: E402
+from benchmarks.http_async import Answer, Connection  # noqa: E402
 from benchmarks.load_tables import (  # noqa: E402
+    SERVER_PIDS,
     Phone,
     Stats,
     game_deals,
@@ -66,87 +74,100 @@ class Table:
         self.rng = random.Random(seed)
         self.game_id = spec["game"]
         self.auth = {"Authorization": f"Bearer {spec['edit_token']}"}
-        self.recorder = Phone(ports[0], stats)
-        self.phones = [Phone(ports[1], stats) for _ in range(PHONES_PER_TABLE)]
-        self.seen = [1] * PHONES_PER_TABLE
+        self.recorder = Connection(ports[0])
+        self.phones = [Connection(ports[1]) for _ in range(PHONES_PER_TABLE)]
         self.version = 1
         self.deals = game_deals()
         self.acknowledged: list[dict[str, Any]] = []
         self.recorded_at: dict[int, float] = {}
         self.lags: list[float] = []
 
-    def play(self, stop_at: float) -> None:
-        now = time.monotonic()
-        next_deal = now + self.rng.uniform(0, DEAL_EVERY[1])
-        next_poll = [now + self.rng.uniform(0, POLL_EVERY) for _ in self.phones]
-        while time.monotonic() < stop_at:
-            wake = min(next_deal, *next_poll)
-            time.sleep(max(0.0, wake - time.monotonic()))
-            for i in range(PHONES_PER_TABLE):
-                if time.monotonic() >= next_poll[i]:
-                    self.poll(i)
-                    next_poll[i] += POLL_EVERY * self.rng.uniform(0.9, 1.1)
-            if self.deals and time.monotonic() >= next_deal:
-                self.record()
-                next_deal += self.rng.uniform(*DEAL_EVERY)
-        for phone in [self.recorder, *self.phones]:
-            phone.close()
+    async def play(self, stop_at: float) -> None:
+        """The recorder and the four phones, each on its own schedule, until ``stop_at``."""
+        await asyncio.gather(
+            self.keep_recording(stop_at),
+            *map(self.follow, self.phones, [stop_at] * PHONES_PER_TABLE),
+        )
 
-    def record(self) -> None:
-        headers = {**self.auth, "If-Match": f'"{self.version}"', "Content-Type": "application/json"}
+    async def keep_recording(self, stop_at: float) -> None:
+        await asyncio.sleep(self.rng.uniform(0, DEAL_EVERY[1]))
+        while self.deals and time.monotonic() < stop_at:
+            started = time.monotonic()
+            await self.record()
+            pause = self.rng.uniform(*DEAL_EVERY) - (time.monotonic() - started)
+            await asyncio.sleep(max(0.0, min(pause, stop_at - time.monotonic())))
+        self.recorder.close()
+
+    async def follow(self, phone: Connection, stop_at: float) -> None:
+        seen = 1
+        await asyncio.sleep(self.rng.uniform(0, POLL_EVERY))
+        while time.monotonic() < stop_at:
+            started = time.monotonic()
+            seen = await self.poll(phone, seen)
+            pause = POLL_EVERY * self.rng.uniform(0.9, 1.1) - (time.monotonic() - started)
+            await asyncio.sleep(max(0.0, pause))
+        phone.close()
+
+    async def record(self) -> None:
+        headers = {**self.auth, "If-Match": f'"{self.version}"'}
         path = f"/api/v1/games/{self.game_id}/deals"
-        status, answer = self.recorder.call("record", "POST", path, self.deals[0], headers)
-        if status != 201:
-            self.stats.error(f"record: {status} {answer}")
+        answer = await timed(
+            self.stats, "record", self.recorder, "POST", path, headers, self.deals[0]
+        )
+        if answer is None:
+            return
+        if answer.status != 201:
+            self.stats.error(f"record: {answer.status} {answer.body[:200]!r}")
             return
         self.deals.pop(0)
-        self.version = answer["game"]["version"]
+        game = answer.json()
+        self.version = game["game"]["version"]
         self.recorded_at[self.version] = time.monotonic()
-        self.acknowledged.append(answer["deal"])
+        self.acknowledged.append(game["deal"])
 
-    def poll(self, i: int) -> None:
-        headers = {"If-None-Match": f'"{self.seen[i]}"'}
-        path = f"/games/{self.game_id}/version"
-        status, answer = self.phones[i].call("live", "GET", path, None, headers)
-        if status == 200:
-            self.seen[i] = answer["version"]
-            if self.seen[i] in self.recorded_at:
-                self.lags.append(time.monotonic() - self.recorded_at[self.seen[i]])
-        elif status != 304:
-            self.stats.error(f"live: {status} {answer}")
+    async def poll(self, phone: Connection, seen: int) -> int:
+        """One poll as static/live.js makes it; the version the phone has seen after it."""
+        headers = {"If-None-Match": f'"{seen}"'}
+        answer = await timed(
+            self.stats, "live", phone, "GET", f"/games/{self.game_id}/version", headers
+        )
+        if answer is None:
+            return seen
+        if answer.status == 200:
+            seen = answer.json()["version"]
+            if seen in self.recorded_at:
+                self.lags.append(time.monotonic() - self.recorded_at[seen])
+            await self.refresh(phone)
+        elif answer.status != 304:
+            self.stats.error(f"live: {answer.status} {answer.body[:200]!r}")
+        return seen
+
+    async def refresh(self, phone: Connection) -> None:
+        """What static/live.js does on the game page after a change: fetch the page again."""
+        answer = await timed(self.stats, "page", phone, "GET", f"/games/{self.game_id}", {})
+        if answer is not None and answer.status != 200:
+            self.stats.error(f"page: {answer.status}")
 
 
-class BoardPhone(Phone):
-    """A board: its answers are HTML, and it keeps the ETag it was given."""
-
-    etag: str | None = None
-
-    def call_raw(self, kind: str, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
-        start = time.perf_counter()
-        try:
-            status, body, response = self._get(path, headers)
-        except (OSError, http.client.HTTPException) as error:
-            self.conn.close()
-            self.stats.error(f"{kind}: {error}")
-            return 0, b""
-        self.stats.add(kind, time.perf_counter() - start, status)
-        self.etag = (response.getheader("ETag") or "").strip('W/"') or self.etag
-        return status, body
-
-    def _get(self, path: str, headers: dict[str, str]) -> Any:
-        """A GET, sent again once if the server had closed the idle keep-alive connection."""
-        for attempt in (1, 2):
-            reused = self.conn.sock is not None
-            try:
-                self.conn.request("GET", path, headers=headers)
-                response = self.conn.getresponse()
-                return response.status, response.read(), response
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-                self.conn.close()
-                if not reused or attempt == 2:
-                    raise
-                self.stats.reconnect()
-        raise AssertionError("unreachable")
+async def timed(
+    stats: Stats,
+    kind: str,
+    connection: Connection,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: Any = None,
+) -> Answer | None:
+    """The request's answer, its time and status counted; None (an error counted) if it failed."""
+    start = time.perf_counter()
+    try:
+        answer = await connection.request(method, path, headers, body)
+    except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+        connection.close()
+        stats.error(f"{kind}: {type(error).__name__}: {error}")
+        return None
+    stats.add(kind, time.perf_counter() - start, answer.status)
+    return answer
 
 
 def setup(port: int, tables: int) -> tuple[str, list[dict[str, Any]], float]:
@@ -197,40 +218,52 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path) -> 
         stats = Stats()
         pair = (ports[0], ports[-1])
         players = [Table(spec, pair, stats, i) for i, spec in enumerate(specs)]
-        stop_at = time.monotonic() + seconds
-        threads = [threading.Thread(target=t.play, args=(stop_at,)) for t in players]
-        threads += [
-            threading.Thread(
-                target=follow_board_on, args=(ports[i % servers], event_id, stats, stop_at, i)
-            )
-            for i in range(BOARDS)
-        ]
+        meter = CpuMeter([SERVER_PIDS[port] for port in ports])
         started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=seconds + 60)
-        elapsed = time.monotonic() - started
+        meter.start()
+        asyncio.run(play_all(players, ports, event_id, stats, seconds))
+        cpu, elapsed = meter.stop(), time.monotonic() - started
         deals = check_lost(ports[-1], event_id, players, stats)
     lags = [lag for t in players for lag in t.lags]
+    requests = sum(len(v) for v in stats.latencies.values())
+    print(
+        f"\nCPU in cores ({os.cpu_count()} on this machine): app servers "
+        f"{cpu['servers'] / elapsed:.2f} ({cpu['servers'] / requests * 1000:.2f} ms a request), "
+        f"load generator {cpu['generator'] / elapsed:.2f}, everything else "
+        f"{cpu['rest'] / elapsed:.2f} (the database, other work on the machine)"
+    )
     return report(
         f"{label}, {servers} server(s)", tables, stats, elapsed, deals, lags, draw_seconds
     )
 
 
-def follow_board_on(port: int, event_id: str, stats: Stats, stop_at: float, seed: int) -> None:
-    phone, version, rng = BoardPhone(port, stats), "0", random.Random(seed)
-    time.sleep(rng.uniform(0, BOARD_EVERY))
+async def play_all(
+    players: list[Table], ports: list[int], event_id: str, stats: Stats, seconds: float
+) -> None:
+    stop_at = time.monotonic() + seconds
+    boards = [
+        follow_board(Connection(ports[i % len(ports)]), event_id, stats, stop_at, i)
+        for i in range(BOARDS)
+    ]
+    await asyncio.gather(*(t.play(stop_at) for t in players), *boards)
+
+
+async def follow_board(
+    board: Connection, event_id: str, stats: Stats, stop_at: float, seed: int
+) -> None:
+    """A board as static/board.js polls it, keeping the ETag it was given."""
+    version, rng = "0", random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, BOARD_EVERY))
+    path = f"/events/{event_id}/board/live"
     while time.monotonic() < stop_at:
         started = time.monotonic()
-        status, _ = phone.call_raw(
-            "board", f"/events/{event_id}/board/live", {"If-None-Match": f'"{version}"'}
-        )
-        if status not in (200, 304):
-            stats.error(f"board: {status}")
-        version = phone.etag or version
-        time.sleep(max(0.0, BOARD_EVERY - (time.monotonic() - started)))
-    phone.close()
+        answer = await timed(stats, "board", board, "GET", path, {"If-None-Match": f'"{version}"'})
+        if answer is not None:
+            if answer.status not in (200, 304):
+                stats.error(f"board: {answer.status}")
+            version = answer.headers.get("etag", "").removeprefix("W/").strip('"') or version
+        await asyncio.sleep(max(0.0, BOARD_EVERY - (time.monotonic() - started)))
+    board.close()
 
 
 def report(
@@ -255,7 +288,7 @@ def report(
     print(f"draw of round 1 ({tables} tables, their games started): {draw_seconds * 1000:.0f} ms")
     print(f"throughput: {requests / elapsed:.1f} requests/s, {total / elapsed:.1f} deals/s")
     print(f"{'request':<8} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-    for kind in ("record", "live", "board"):
+    for kind in ("record", "live", "page", "board"):
         values = stats.latencies.get(kind, [])
         figures = [percentile(values, p) for p in (50, 95, 99, 100)]
         print(f"{kind:<8} {len(values):>7} " + " ".join(f"{f:>8.1f}" for f in figures))

@@ -286,13 +286,19 @@ def lost_deals(port: int, stats: Stats) -> tuple[int, int]:
 # --- servers ---------------------------------------------------------------------------------
 
 
+SERVER_PIDS: dict[int, int] = {}
+"""The gunicorn master of each port :func:`gunicorn` serves on (for CPU accounting)."""
+
+
 @contextmanager
 def gunicorn(url: str, workdir: Path) -> Iterator[int]:
     """The app under gunicorn (gunicorn.conf.py defaults), stopped afterwards."""
     log = workdir / f"gunicorn-{uuid.uuid4().hex[:6]}.log"
     server = start_server(url, log, workers=None, threads=None, env={"GUNICORN_ACCESS_LOG": ""})
+    port = int(server.url.rsplit(":", 1)[1])
+    SERVER_PIDS[port] = server.process.pid
     try:
-        yield int(server.url.rsplit(":", 1)[1])
+        yield port
     finally:
         server.stop()
 

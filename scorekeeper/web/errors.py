@@ -7,7 +7,10 @@
 - **The store refuses**: no such game or deal (404), a stale version (412 in
   the API, with the game as it is now; 409 on a page, with what changed), a
   stored log the engine no longer replays (409). Worded by
-  :mod:`scorekeeper.text.refusals`.
+  :mod:`scorekeeper.text.refusals`. No club night, circle or member: 404.
+- **A circle refuses** (:class:`~scorekeeper.store.circles.errors.CircleRefusal`):
+  422, or 409 for a conflict; pages that show a form again take its sentences
+  from :func:`refusal_sentences`, the API lists them with their codes.
 - **Failures that are not bugs**: a busy or unreachable database, a score
   sheet that cannot be rendered now (503 with ``Retry-After``), and a claim
   beyond the claim pool's limits (429 for one address, 503 for the server).
@@ -37,7 +40,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.store import games as services
-from scorekeeper.store.circles.errors import CircleNotFound, MemberNotFound
+from scorekeeper.store.circles.errors import CircleNotFound, CircleRefusal, MemberNotFound
 from scorekeeper.store.events import EventNotFound
 from scorekeeper.store.snapshot import (
     DealNotFound,
@@ -49,7 +52,7 @@ from scorekeeper.store.snapshot import (
 from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.text.messages import translate_error
+from scorekeeper.text.messages import translate_error, translate_problems
 from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SECONDS
 from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
@@ -170,6 +173,16 @@ def refusal_text(error: Exception) -> str:
     if isinstance(error, UnreplayableLog):
         return refusals.unreplayable(error.position, error.error.problems)
     return refusals.game_not_found()
+
+
+def refusal_sentences(error: Exception) -> list[str]:
+    """A circle's or the engine's refusal as sentences for a page (the session rolled back)."""
+    rollback()
+    if isinstance(error, CircleRefusal):
+        return [circle_words.refusal(p.code, p.params) for p in error.problems]
+    if isinstance(error, RulesError):
+        return translate_problems(error.problems)
+    return [str(error)]
 
 
 def stale_page_text(stale: StaleVersion) -> str:
@@ -389,6 +402,18 @@ def lookup_not_found(error: EventNotFound | CircleNotFound | MemberNotFound) -> 
     return _page(404, PAGE_TITLES[404], message), 404
 
 
+def circle_refusal(error: CircleRefusal) -> Answer:
+    """A circle's refusal no page showed beside its form: the API's error list, or a page."""
+    rollback()
+    if not is_api_request():
+        return _page(error.status, OTHER_TITLE, " ".join(refusal_sentences(error))), error.status
+    problems = [
+        {**error_body(circle_words.refusal(p.code, p.params), field=p.field), "code": p.code}
+        for p in error.problems
+    ]
+    return error_response(error.status, problems)
+
+
 def unreplayable(error: UnreplayableLog) -> Answer:
     """409: the stored game is refused by the current engine; nothing was written."""
     rollback()
@@ -449,6 +474,7 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(refusal, store_refusal)
     for lookup in (EventNotFound, CircleNotFound, MemberNotFound):
         app.register_error_handler(lookup, lookup_not_found)
+    app.register_error_handler(CircleRefusal, circle_refusal)
     app.register_error_handler(UnreplayableLog, unreplayable)
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)

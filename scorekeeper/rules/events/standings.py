@@ -96,7 +96,29 @@ from first place to fourth, never rising (such as [3, 2, 1, 0]); not [1, 2, 3, 4
     return (numbers[0], numbers[1], numbers[2], numbers[3])
 
 
-def place_points(totals: Sequence[int], places: Sequence[int]) -> tuple[Fraction, ...]:
+Points = int | Fraction
+"""Standings points: exact, and a plain int whenever whole (Fraction arithmetic is
+about twenty times slower, and a club night's standings add up every table)."""
+
+
+def exact(numerator: int, denominator: int = 1) -> Points:
+    """``numerator / denominator`` exactly, as an int when whole.
+
+    >>> exact(6, 2), exact(5, 2)
+    (3, Fraction(5, 2))
+    """
+    whole, rest = divmod(numerator, denominator)
+    return whole if rest == 0 else Fraction(numerator, denominator)
+
+
+def whole_if_can(points: Points) -> Points:
+    """``points`` as an int if whole (a sum of halves can be)."""
+    if isinstance(points, Fraction) and points.denominator == 1:
+        return points.numerator
+    return points
+
+
+def place_points(totals: Sequence[int], places: Sequence[int]) -> tuple[Points, ...]:
     """Each seat's match points: the places it covers, shared among those tied with it.
 
     >>> [str(p) for p in place_points([50, 50, -40, -60], [3, 2, 1, 0])]
@@ -109,16 +131,16 @@ def place_points(totals: Sequence[int], places: Sequence[int]) -> tuple[Fraction
     for total in totals:
         first = ordered.index(total)
         tied = ordered.count(total)
-        points.append(Fraction(sum(places[first : first + tied]), tied))
+        points.append(exact(sum(places[first : first + tied]), tied))
     return tuple(points)
 
 
 def table_points(
     result: TableResult, scoring: Scoring, places: Sequence[int]
-) -> tuple[Fraction, ...]:
+) -> tuple[Points, ...]:
     """What each seat of the table earns towards the standings."""
     if scoring is Scoring.TOTALS:
-        return tuple(Fraction(total) for total in result.totals)
+        return tuple(result.totals)
     return place_points(result.totals, places)
 
 
@@ -127,7 +149,7 @@ class Standing:
     """One line of the standings."""
 
     player: str
-    points: Fraction
+    points: Points
     rank: int
     trix_firsts: int
     tables: int
@@ -141,7 +163,7 @@ class Tally:
 
     scoring: Scoring
     places: tuple[int, ...] = DEFAULT_PLACES
-    points: dict[str, Fraction] = field(default_factory=dict)
+    points: dict[str, Points] = field(default_factory=dict)
     trix_firsts: dict[str, int] = field(default_factory=dict)
     tables_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
     results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
@@ -161,7 +183,7 @@ class Tally:
     def enter(self, players: Iterable[str]) -> None:
         """Players who count even before they have played (they show with 0 points)."""
         for name in players:
-            self.points.setdefault(name, Fraction(0))
+            self.points.setdefault(name, 0)
             self.trix_firsts.setdefault(name, 0)
             self.tables_of.setdefault(name, set())
 
@@ -177,7 +199,7 @@ class Tally:
         earned = table_points(result, self.scoring, self.places)
         self.enter(result.players)
         for seat, name in enumerate(result.players):
-            self.points[name] += sign * earned[seat]
+            self.points[name] = whole_if_can(self.points[name] + sign * earned[seat])
             self.trix_firsts[name] += sign * result.trix_firsts[seat]
             if sign > 0:
                 self.tables_of[name].add(result.key)
@@ -186,7 +208,7 @@ class Tally:
 
     def standings(self) -> list[Standing]:
         """Everyone ranked: points, then head-to-head among the tied, then Trix firsts."""
-        by_points: dict[Fraction, list[str]] = {}
+        by_points: dict[Points, list[str]] = {}
         for name, points in self.points.items():
             by_points.setdefault(points, []).append(name)
         lines: list[Standing] = []
@@ -194,7 +216,7 @@ class Tally:
             lines.extend(self._rank_tied(by_points[points], points, len(lines) + 1))
         return lines
 
-    def _rank_tied(self, names: list[str], points: Fraction, first_rank: int) -> list[Standing]:
+    def _rank_tied(self, names: list[str], points: Points, first_rank: int) -> list[Standing]:
         wins = self.head_to_head(names) if len(names) > 1 else {names[0]: 0}
 
         def key(name: str) -> tuple[int, int]:
@@ -225,7 +247,7 @@ class Tally:
         return wins
 
 
-def points_value(points: Fraction) -> int | float:
+def points_value(points: Points) -> int | float:
     """Points for JSON: a whole number as an int, else rounded to two decimals.
 
     >>> points_value(Fraction(5, 2)), points_value(Fraction(6, 1)), points_value(Fraction(7, 3))

@@ -27,7 +27,6 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
 from scorekeeper.web.circles import charts
 from scorekeeper.web.circles.present import member_state, table_view
-from scorekeeper.web.circles.refusals import load_or_404
 from scorekeeper.web.sheets import pdf
 from scorekeeper.web.sheets.routes import bp
 
@@ -110,7 +109,7 @@ def render_circle_pdf(circle: services.CircleData, period: str, paper: str) -> b
 def circle_pdf(circle_id: str) -> Response:
     """The season's table of the circle as PDF; 304 if the caller's copy is current."""
     paper, period = requested_paper(), requested_period()
-    circle = load_or_404(circle_id)
+    circle = services.load_circle(circle_id)
     locale, digits = current_locale(), current_digits()
     since = services.period_start(period)
     first_day = since.date().isoformat() if since else "all"

@@ -25,14 +25,13 @@ from scorekeeper.store.circles.ratings import display_number
 from scorekeeper.store.circles.stats import running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.text.messages import contract_label, translate_problems
+from scorekeeper.text.messages import contract_label
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import access, charts
 from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's route)
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view
-from scorekeeper.web.circles.refusals import load_or_404, member_or_404, not_found
-from scorekeeper.web.errors import rollback
+from scorekeeper.web.errors import refusal_sentences
 from scorekeeper.web.sharing.access import can_edit, grant_owner, known_games
 from scorekeeper.web.sharing.routes import qr_svg
 
@@ -42,15 +41,6 @@ REVOKED = _l("The old edit link of the circle no longer works; share the new one
 ATTACHED = _l("The game is now part of the circle.")
 DETACHED = _l("The game is no longer part of the circle.")
 JOIN_LINK = re.compile(r"/games/([A-Za-z0-9_-]{1,64})/join/([A-Za-z0-9_-]{20,100})")
-
-
-def _problems(error: Exception) -> list[str]:
-    rollback()
-    if isinstance(error, CircleRefusal):
-        return [words.refusal(p.code, p.params) for p in error.problems]
-    if isinstance(error, RulesError):
-        return translate_problems(error.problems)
-    return [str(error)]
 
 
 def _checkbox(name: str) -> bool:
@@ -71,7 +61,7 @@ def circles() -> Response | str | tuple[str, int]:
                 request.form.get("name", ""), members, _checkbox("ratings"), _short_rules()
             )
         except (CircleRefusal, RulesError) as error:
-            problems = _problems(error)
+            problems = refusal_sentences(error)
         else:
             access.grant(circle.id, token)
             flash(str(CREATED), "success")
@@ -93,7 +83,7 @@ def _short_rules() -> RuleSet:
 @bp.get("/circles/<circle_id>")
 def circle(circle_id: str) -> str:
     """The circle's table (ranked, ratings), its games, and its links."""
-    data = load_or_404(circle_id)
+    data = services.load_circle(circle_id)
     access.remember_seen(circle_id)
     period = _period()
     token = access.circle_token(circle_id)
@@ -124,7 +114,7 @@ def _period() -> str:
 @bp.get("/circles/<circle_id>/qr/<any(view, edit):link>.svg")
 def circle_qr(circle_id: str, link: str) -> Response:
     """The QR code of the circle's view link, or of its edit link (for a phone that may edit)."""
-    load_or_404(circle_id)
+    services.load_circle(circle_id)
     if link == "view":
         url = url_for("web.circle", circle_id=circle_id, _external=True)
     else:
@@ -143,12 +133,11 @@ def circle_join(circle_id: str, token: str) -> Response | str:
     """The circle's edit link: GET asks, POST (the button) grants this browser the rights."""
     if not services.token_matches(circle_id, token):
         if not services.circle_exists(circle_id):
-            not_found(services.CircleNotFound(circle_id))
+            raise services.CircleNotFound(circle_id)
         abort(403, description=str(access.READ_ONLY))
     if request.method == "GET":
-        page = make_response(
-            render_template("circles/join.html", circle=load_or_404(circle_id), token=token)
-        )
+        circle = services.load_circle(circle_id)
+        page = make_response(render_template("circles/join.html", circle=circle, token=token))
         page.headers["Cache-Control"] = "no-store"
         page.headers["Referrer-Policy"] = "no-referrer"
         return page
@@ -160,7 +149,7 @@ def circle_join(circle_id: str, token: str) -> Response | str:
 @bp.post("/circles/<circle_id>/revoke")
 def circle_revoke(circle_id: str) -> Response:
     """Replace the circle's edit token: every other phone loses its rights over the circle."""
-    load_or_404(circle_id)
+    services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
     access.grant(circle_id, services.replace_edit_token(circle_id))
     flash(str(REVOKED), "success")
@@ -170,7 +159,7 @@ def circle_revoke(circle_id: str) -> Response:
 @bp.post("/circles/<circle_id>/settings")
 def circle_settings(circle_id: str) -> Response:
     """Keep ratings or stop keeping them."""
-    load_or_404(circle_id)
+    services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
     services.set_ratings(circle_id, _checkbox("ratings"))
     return redirect(url_for("web.circle", circle_id=circle_id), 303)
@@ -182,7 +171,7 @@ def circle_settings(circle_id: str) -> Response:
 @bp.route("/circles/<circle_id>/games/new", methods=["GET", "POST"])
 def circle_new_game(circle_id: str) -> Response | str | tuple[str, int]:
     """Start a game: each seat a member (big buttons) or a new name; the usual house rules."""
-    data = load_or_404(circle_id)
+    data = services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
     usual = data.usual_rules()
     problems: list[str] = []
@@ -195,7 +184,7 @@ def circle_new_game(circle_id: str) -> Response | str | tuple[str, int]:
             first_king = int(request.form.get("first_king", "0"))
             loaded, token = services.start_game(circle_id, names, first_king % 4, rules)
         except (CircleRefusal, RulesError, ValueError) as error:
-            problems = _problems(error)
+            problems = refusal_sentences(error)
         else:
             grant_owner(loaded.id, token)
             return redirect(url_for("web.game", game_id=loaded.id), 303)
@@ -222,7 +211,7 @@ def _seat_name(data: services.CircleData, seat: int) -> str:
 @bp.route("/circles/<circle_id>/attach", methods=["GET", "POST"])
 def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
     """Attach an existing game: pick it (or paste its edit link), then confirm each name."""
-    data = load_or_404(circle_id)
+    data = services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
     problems: list[str] = []
     game_id = request.values.get("game", "")
@@ -242,7 +231,7 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
         try:
             services.attach_game(circle_id, loaded.id, choices)
         except (CircleRefusal, RulesError) as error:
-            problems = _problems(error)
+            problems = refusal_sentences(error)
         else:
             flash(str(ATTACHED), "success")
             return redirect(url_for("web.circle", circle_id=circle_id), 303)
@@ -267,12 +256,9 @@ def _choice(raw: str) -> int | None:
 @bp.post("/circles/<circle_id>/games/<game_id>/detach")
 def circle_detach(circle_id: str, game_id: str) -> Response:
     """Take a game out of the circle (the game itself stays); ratings follow."""
-    load_or_404(circle_id)
+    services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
-    try:
-        services.detach_game(circle_id, game_id)
-    except CircleRefusal as error:
-        abort(409, description=" ".join(_problems(error)))
+    services.detach_game(circle_id, game_id)  # a refusal: the error path's page
     flash(str(DETACHED), "success")
     return redirect(url_for("web.circle", circle_id=circle_id), 303)
 
@@ -283,8 +269,8 @@ def circle_detach(circle_id: str, game_id: str) -> Response:
 @bp.get("/circles/<circle_id>/members/<int:member_id>")
 def circle_member(circle_id: str, member_id: int) -> str:
     """A player's statistics (this month, this year, all time) and charts."""
-    data = load_or_404(circle_id)
-    member = member_or_404(data, member_id)
+    data = services.load_circle(circle_id)
+    member = data.member(member_id)  # MemberNotFound: 404
     period = _period()
     stats = member_state(data, member_id, period)
     return render_template(
@@ -321,7 +307,7 @@ def member_charts(
 @bp.get("/circles/<circle_id>/export.csv")
 def circle_export_csv(circle_id: str) -> Response:
     """One row per finished game, one column per member."""
-    data = load_or_404(circle_id)
+    data = services.load_circle(circle_id)
     response = make_response(circle_csv(data))
     response.mimetype = "text/csv"
     response.headers["Content-Disposition"] = f'attachment; filename="circle-{circle_id}.csv"'
@@ -331,7 +317,7 @@ def circle_export_csv(circle_id: str) -> Response:
 @bp.get("/circles/<circle_id>/backup.json")
 def circle_export_backup(circle_id: str) -> Response:
     """The circle and its games, in the backup format (restorable as a new circle)."""
-    load_or_404(circle_id)
+    services.load_circle(circle_id)
     body = json.dumps(circle_backup.export_circle(circle_id), ensure_ascii=False, indent=1)
     response = make_response(body)
     response.mimetype = "application/json"
@@ -349,7 +335,7 @@ def circle_restore() -> Response | str | tuple[str, int]:
             data = json.loads(upload.read().decode("utf-8")) if upload else None
             circle_id, token = circle_backup.import_circle(data)
         except (CircleRefusal, RulesError) as error:
-            problems = _problems(error)
+            problems = refusal_sentences(error)
         except (ValueError, UnicodeError):
             problems = [words.refusal("backup_circle", {})]
         else:

@@ -101,3 +101,21 @@ def event_json(event: EventView) -> dict[str, Any]:
 def event_page(event: EventView) -> dict[str, Any]:
     """What the event's pages show: the event's JSON, with its view for the templates."""
     return {**event_json(event), "view": event}
+
+
+BOARD_STANDINGS = 40
+"""Lines of the standings a board shows (a screen across the room holds no more)."""
+
+
+def board_page(event: EventView) -> dict[str, Any]:
+    """What the board's live content shows, and only that: the top of the standings and
+    the current round's tables (every few seconds at a big event, so not every round's
+    standings and tables as :func:`event_page` gives)."""
+    current = event.drawn[-1] if event.drawn else None
+    tables = [] if current is None else [table_json(t) for t in current.tables]
+    return {
+        "version": event.version,
+        "name": event.name,
+        "standings": standings_json(event.standings()[:BOARD_STANDINGS]),
+        "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],
+    }

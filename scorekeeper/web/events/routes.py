@@ -19,7 +19,7 @@ from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import rollback
 from scorekeeper.web.events.access import director_token, grant_director, require_director
 from scorekeeper.web.events.forms import NewEventForm
-from scorekeeper.web.events.present import event_page
+from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
@@ -220,7 +220,7 @@ def event_board_live(event_id: str) -> Page | Response:
             event_id,
             version,
             caller=lambda: render_template(
-                "events/_board.html", page=event_page(services.load_event(event_id))
+                "events/_board.html", page=board_page(services.load_event(event_id))
             ),
         )
         response = Response(html)

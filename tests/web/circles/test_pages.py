@@ -215,3 +215,14 @@ def test_every_circle_write_page_refuses_a_browser_without_its_edit_rights(
         path = rule.replace("<circle_id>", circle_id).replace("<game_id>", game_id)
         assert other.post(path).status_code == 403, path
     assert client.get(f"/api/v1/circles/{circle_id}").json["games"] == [game_id]
+
+
+def test_detaching_a_game_that_is_not_in_the_circle_is_refused_in_words(
+    client: FlaskClient,
+) -> None:
+    circle_id = create(client)
+    version = services.load_circle(circle_id).version
+    response = client.post(f"/circles/{circle_id}/games/nosuchgame01/detach")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "This game is not in this circle." in page
+    assert services.load_circle(circle_id).version == version  # nothing written
