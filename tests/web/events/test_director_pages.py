@@ -147,3 +147,16 @@ def test_a_table_edit_link_gives_no_directors_rights(app: Flask, client: FlaskCl
     assert post_deal(phone, other, "trix", TRIX).status_code == 403
     page = phone.get(f"/events/{event_id}").get_data(as_text=True)
     assert "table-correct-link" not in page and "leaving-1" not in page
+
+
+def test_the_director_of_one_club_night_does_not_edit_anothers_tables(
+    app: Flask, client: FlaskClient
+) -> None:
+    _mine, _event = night(client)
+    other = app.test_client()
+    _theirs, theirs = night(other)
+    game_id = theirs.drawn[0].tables[0].game_id
+    assert post_deal(client, game_id, "trix", {**TRIX, "king": "0"}).status_code == 403
+    assert 'data-testid="directing"' not in client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert post_deal(other, game_id, "trix", {**TRIX, "king": "0"}).status_code == 302
+    assert sources(game_id) == ["director"]
