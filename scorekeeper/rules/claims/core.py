@@ -60,6 +60,8 @@ class SearchOptions:
     """Decide the claim with one null-window search before the exact value is searched for."""
     partition: bool = True
     """Share table bounds among positions alike in the ranks that mattered (needs ``table``)."""
+    cheap_first: bool = True
+    """At the defenders' nodes, look for short refutations first (growing node budgets)."""
 
 
 ALL_ON = SearchOptions()

@@ -6,7 +6,10 @@ on the path to its position, and the table is keyed on the hands squeezed to
 relative ranks (:func:`.partition.parts`) at the start of each trick; each
 entry also serves every position alike in the ranks that mattered to it
 (partition search, :mod:`.partition`). A trick's start is settled at once
-when no trick can change hands any more (quick bounds, :mod:`.quick`).
+when no trick can change hands any more (quick bounds, :mod:`.quick`). Near
+the root, the defenders' leads are tried within small node budgets first, so
+that a short forcing line is found before a long failing one is searched out
+(cheap refutations first, :meth:`TrickTree._refute`).
 
 Legality is :mod:`.trickplay`'s (its :class:`~.trickplay.Plan` and the same
 rules as :func:`~.trickplay.legal_mask`), inlined in the hot loop: follow
@@ -17,7 +20,7 @@ heart-lead house rules.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
 from scorekeeper.rules.claims.bits import (
@@ -53,6 +56,17 @@ HEARTS = SUIT_MASKS[Suit.HEARTS]
 Squeezed = tuple[int, int, int, int, int]
 """A position up to rank equivalence: the exact table's key, then its :func:`.partition.parts`."""
 NOT_HEARTS = FULL_DECK ^ HEARTS
+CHEAP_FROM = 4 * 11
+"""Cheap refutations first at the defenders' leads while at least this many cards are in play."""
+FIRST_BUDGET = 1024
+"""Nodes a defender's lead gets in the first round of cheap refutations (x8 in the second)."""
+LAST_BUDGET = 8192
+"""The last budgeted round; the next searches without a limit (budgets are all waste when
+every lead fails, so they stay small: a forcing line near the root is found in few nodes)."""
+
+
+class OverBudget(Exception):
+    """A cheap refutation's node budget ran out (see :meth:`TrickTree._refute`)."""
 
 
 class TrickTree(MoveOrder, QuickBounds):
@@ -91,6 +105,11 @@ class TrickTree(MoveOrder, QuickBounds):
         self.leader, self.seat, self.deadline = leader, seat, deadline
         self.broken = int(hearts_broken and plan.lead_mode == 2)  # only "broken" cares
         self.nodes = 0
+        self.cheap_first = options.cheap_first
+        self.node_limit = INFINITY
+        """The node count at which the innermost budgeted search stops (:class:`OverBudget`)."""
+        self.overruns = 0
+        """How many budgeted searches ran out (:meth:`_refute`)."""
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.squeezed: dict[int, Squeezed] = {}
         self.rel = 0
@@ -106,6 +125,7 @@ class TrickTree(MoveOrder, QuickBounds):
     def value(self, alpha: int, beta: int) -> int:
         """The root's fail-soft value; the position is restored even on a timeout."""
         saved = (list(self.hands), list(self.trick), self.leader, self.broken)
+        self.node_limit = INFINITY  # a timeout may have left a budget behind
         try:
             if not self.trick:
                 return self._lead(alpha, beta)
@@ -258,6 +278,8 @@ class TrickTree(MoveOrder, QuickBounds):
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""
         if time.monotonic() > self.deadline:
             raise SearchTimeout
+        if self.nodes > self.node_limit:
+            raise OverBudget
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         if len(self.squeezed) > TABLE_LIMIT:
@@ -291,6 +313,19 @@ class TrickTree(MoveOrder, QuickBounds):
         maximise = leader == self.seat
         best, choice = (-INFINITY if maximise else INFINITY), moves[0]
         plain, rel = hand & ~self.apart, 0
+        if not maximise and self.cheap_first and len(moves) > 1 and rem.bit_count() >= CHEAP_FROM:
+
+            def play(card: int, a: int, b: int) -> int:
+                hands[leader] = hand ^ 1 << card
+                trick.append(card)
+                v = self._follow(a, b, rem, card, leader)
+                trick.pop()
+                self.rel = self._run_rel(self.rel, card, rem, plain)
+                return v
+
+            best, choice, self.rel = self._refute(moves, a, b, play)
+            hands[leader] = hand
+            return best, choice
         for card in moves:
             hands[leader] = hand ^ 1 << card
             trick.append(card)
@@ -422,6 +457,64 @@ class TrickTree(MoveOrder, QuickBounds):
         hands[player], self.trick, self.leader, self.broken = hand, trick, leader, broken
         self.rel = rel
         return best
+
+    def _refute(
+        self, moves: list[int], a: int, b: int, play: Callable[[int, int, int], int]
+    ) -> tuple[int, int, int]:
+        """A defenders' node, cheap refutations first: (fail-soft value, best card, relevant).
+
+        A card that refutes the claimant often does so in a short forcing line,
+        while a card that fails needs its whole subtree searched. So each card is
+        first searched within a small node budget (:data:`FIRST_BUDGET`), the
+        ones that ran out again with a larger one, then without a limit: the
+        answer is the same as trying them one after the other, often found
+        sooner. Only completed searches leave table entries. ``play(card, a, b)``
+        plays ``card``, returns its value, sets :attr:`rel` and undoes the move
+        on a normal return; after a budget runs out the position is restored here.
+        """
+        hands, trick = self.hands, self.trick
+        saved_hands, saved_trick = list(hands), list(trick)
+        leader, broken = self.leader, self.broken
+        best, choice, rel = INFINITY, moves[0], 0
+        pending, budget = moves, FIRST_BUDGET
+        while pending:
+            later = []
+            for card in pending:
+                outer = self.node_limit
+                if budget:
+                    self.node_limit = min(outer, self.nodes + budget)
+                try:
+                    v = play(card, a, b)
+                except OverBudget:
+                    self.overruns += 1
+                    self.node_limit = outer
+                    hands[:], trick[:] = saved_hands, saved_trick
+                    self.trick, self.leader, self.broken = trick, leader, broken
+                    if self.nodes > outer:
+                        raise
+                    later.append(card)
+                    continue
+                self.node_limit = outer
+                if v < best:
+                    best, choice = v, card
+                    if v < b:
+                        b = v
+                if a >= b:
+                    return best, choice, self.rel
+                rel |= self.rel
+            pending = later
+            budget = budget * 8 if 0 < budget < LAST_BUDGET else 0
+        return best, choice, rel
+
+    @staticmethod
+    def _run_rel(r: int, card: int, rem: int, plain: int) -> int:
+        """The relevant cards before ``card`` was played, from those after (as in _lead_loop)."""
+        t = r & SUIT_MASK_OF[card]
+        if t:
+            other = rem & SUIT_MASK_OF[card] & ~plain & -(2 << card)
+            if not other or t & -t < other & -other:
+                r |= 1 << card
+        return r
 
     @staticmethod
     def _closing_rel(r: int, card: int, top: int, followed: int, plain: int, rem: int) -> int:
