@@ -6,6 +6,7 @@ tests that need it skip, saying so, only when those files are missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.extensions import db
 from scorekeeper.rules.captures import Captures
@@ -264,6 +266,181 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     assert log[2]["captures"]["queens"]["QS"] == {"taker": 2, "doubled_by": 1}
     ids = entry_ids(app, game_id)
     assert len(ids) == 5 and len(set(ids)) == 5 and all(ids)
+
+
+# --- a network that fails while the phone thinks it is online -----------------------------
+
+
+class BadWifi:
+    """A café's Wi-Fi: ``navigator.onLine`` stays true, but requests get no answer.
+
+    ``drop()``: every request fails from now on; ``lose_answer()``: the next form post
+    reaches the server, its answer is lost, and every request fails after it;
+    ``heal()``: the network works again. Routed on the context, so the service
+    worker's own fetches fail too (Chromium).
+    """
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.mode = "ok"
+        self.posts: list[str] = []
+        context.route("**/*", self.handle)
+
+    def handle(self, route: Any) -> None:
+        request = route.request
+        if self.mode == "lose-answer" and request.method == "POST":
+            self.posts.append(request.url)
+            route.fetch()  # written on the server …
+            self.mode = "down"
+            route.abort("connectionreset")  # … and the answer never comes back
+        elif self.mode in ("down", "lose-answer"):
+            if request.method == "POST":
+                self.posts.append(request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.fallback()
+
+    def drop(self) -> None:
+        self.mode = "down"
+
+    def lose_answer(self) -> None:
+        self.mode = "lose-answer"
+
+    def heal(self, page: Page) -> None:
+        self.mode = "ok"
+        page.evaluate("window.dispatchEvent(new Event('online'))")  # as the app sees it back
+
+
+def save_online_queued(page: Page) -> None:
+    """Save while the phone believes it is online: back on the game page, kept on the phone."""
+    with page.expect_navigation(timeout=ENGINE_MS):
+        page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("offline-saved")).to_be_visible()
+
+
+@needs_pyodide
+def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    keep_offline(page)
+    wifi = BadWifi(context)
+
+    # The post never reaches the server: the deal waits on the phone, as offline.
+    fill(open_form(page, KING), KING)
+    wifi.drop()
+    save_online_queued(page)
+    assert page.evaluate("navigator.onLine") is True and wifi.posts
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    expect(page.get_by_test_id("pending-entry")).to_have_text(re.compile("waiting to sync"))
+    assert server_log(app, game_id) == []
+    wifi.heal(page)
+    expect(page.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
+
+    # The post reaches the server but its answer is lost: queued under the same entry id,
+    # the sync is answered "already written", and the deal is on the server once.
+    page.goto(game_url)
+    fill(open_form(page, QUEENS), QUEENS)
+    wifi.lose_answer()
+    save_online_queued(page)
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"], ["queens"]]
+    wifi.heal(page)
+    expect(page.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"], ["queens"]]
+    ids = entry_ids(app, game_id)
+    assert len(ids) == 2 and all(ids) and len(set(ids)) == 2
+
+
+@needs_pyodide
+def test_an_undo_on_a_failing_network_is_queued_and_undoes_one_deal(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    game_id, token = api_game(app, FIRST_KINGDOM[:2])
+    context = contexts()
+    page = context.new_page()
+    game_url = join(page, live_server, game_id, token)
+    keep_offline(page)
+    wifi = BadWifi(context)
+    page.get_by_test_id("undo-confirm").check()
+    wifi.lose_answer()  # undone on the server, the answer lost
+    page.get_by_test_id("undo-submit").click()
+    expect(page.get_by_test_id("pending-entry")).to_have_text(
+        re.compile("Undo of the last entry"), timeout=ENGINE_MS
+    )
+    assert len(server_log(app, game_id)) == 1
+    wifi.heal(page)
+    expect(page.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    page.goto(game_url)
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]  # one undo
+
+
+# --- redeals offline -----------------------------------------------------------------------
+
+
+def redeal(page: Page, contract: str) -> None:
+    page.get_by_test_id("redeal").locator("summary").click()
+    page.select_option("#redeal-seat", "2")
+    page.select_option("#redeal-contract", contract)
+    page.get_by_test_id("redeal-submit").click()
+
+
+@needs_pyodide
+def test_a_redeal_offline_is_checked_by_the_engine_queued_and_synced(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    keep_offline(page)
+    context.set_offline(True)
+    page.goto(game_url)
+    record_offline(page, KING)
+    # A redeal is claimed only in the K♥ or Trix (R8): the engine on the phone says so.
+    redeal(page, "queens")
+    expect(page.get_by_test_id("offline-form-errors")).to_have_text(
+        "A redeal can only be claimed in King of Hearts or Trix; "
+        "\u2068Rana\u2069 announced Queens.",
+        timeout=ENGINE_MS,
+    )
+    expect(page.get_by_test_id("pending-entry")).to_have_count(1)
+    page.select_option("#redeal-contract", "trix")
+    page.get_by_test_id("redeal-submit").click()
+    expect(page.get_by_test_id("pending-entry")).to_have_count(2, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("pending-entry").nth(1)).to_contain_text("Redeal.")
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 2")
+    assert server_log(app, game_id) == []
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("sync-count")).to_be_hidden(timeout=30_000)
+    log = server_log(app, game_id)
+    assert log[0]["contracts"] == ["king"]
+    assert log[1] == {"kind": "redeal", "seat": 2, "contract": "trix", "note": ""}
+    assert len(entry_ids(app, game_id)) == 2 and all(entry_ids(app, game_id))
+
+
+# --- pages that are never kept -------------------------------------------------------------
+
+
+def test_the_new_game_form_is_never_shown_from_a_copy(live_server: str, contexts: Any) -> None:
+    context = contexts()
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    controlled(page)
+    page.goto(f"{live_server}/games/new")  # under the service worker, online
+    expect(page.get_by_test_id("player-0")).to_be_visible()
+    kept = page.evaluate(
+        "caches.open('sk-pages').then(c => c.keys()).then(ks => ks.map(k => k.url))"
+    )
+    assert f"{live_server}/games/new" not in kept
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError):  # the browser's own "no network", not a stale form
+        page.goto(f"{live_server}/games/new")
 
 
 # --- two phones ----------------------------------------------------------------------------

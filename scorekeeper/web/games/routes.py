@@ -32,6 +32,7 @@ from scorekeeper.web.games.present import (
     rematch_start,
 )
 from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.offline.page_writes import form_entry_id
 from scorekeeper.web.sharing.access import (
     can_edit,
     grant_owner,
@@ -155,7 +156,11 @@ def record_redeal(game_id: str) -> Page:
     if not form.validate():
         return _render_game(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
-    outcome = try_form_write(lambda: services.record_redeal(game_id, entry, version), form, loaded)
+    outcome = try_form_write(
+        lambda: services.record_redeal(game_id, entry, version, "page", form_entry_id()),
+        form,
+        loaded,
+    )
     if isinstance(outcome, Refused):
         return _render_game(outcome.loaded, form, outcome.messages, outcome.status)
     if form.kind.data == "misdeal":
@@ -183,7 +188,7 @@ def undo(game_id: str) -> Page:
         return _render_undo(loaded, form, status=422)
     version = form.version.data
     outcome = try_form_write(
-        lambda: services.undo_last(game_id, version, source="page"),
+        lambda: services.undo_last(game_id, version, "page", form_entry_id()),
         form,
         loaded,
         then=_("Nothing was undone."),
