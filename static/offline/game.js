@@ -300,21 +300,32 @@
     });
   });
 
-  document.addEventListener("sk-synced", function (event) {
-    var report = event.detail || {};
+  // A sync finished, this page's or the service worker's (Background Sync): once this
+  // game's entries are all on the server, the server's page is shown, once.
+  var reloading = false;
+  function typing() {  // a field being typed in (a tapped button or box is not)
+    var field = document.activeElement;
+    return !!(field && field.form && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName) &&
+      !/^(checkbox|radio|submit|button|hidden)$/.test(field.type));
+  }
+  function afterSync(report) {
     render().then(function () {
-      if (!(report.games || {})[gameId]) return;
+      if (!((report || {}).games || {})[gameId]) return;
       return Outbox.list(gameId).then(function (left) {
         if (left.length) return;
         say("synced");
         // The server's page now holds what was entered offline: show it (unless typing).
-        var typing = document.activeElement && document.activeElement.form;
-        if (!typing) window.location.reload();
+        if (!typing() && !reloading) {
+          reloading = true;
+          window.location.reload();
+        }
       });
     });
-  });
+  }
+  document.addEventListener("sk-synced", function (event) { afterSync(event.detail); });
   if (Outbox.channel) Outbox.channel.addEventListener("message", function (event) {
     if (event.data && event.data.type === "changed" && event.data.game === gameId) render();
+    if (event.data && event.data.type === "synced") afterSync(event.data.report);
   });
   window.addEventListener("offline", render);
 

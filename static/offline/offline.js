@@ -118,9 +118,14 @@
     }, function () { return []; });
   }
 
+  // One sync at a time on a page: the browser's own "online" event, a tap and a conflict's
+  // decision may all ask at once, and each finished sync is announced once (sk-synced).
+  var syncing = null;
+
   function syncNow() {
     if (!navigator.onLine) return Promise.resolve(null);
-    return Outbox.list().then(function (entries) {
+    if (syncing) return syncing;
+    syncing = Outbox.list().then(function (entries) {
       if (!entries.some(function (e) { return e.state === "waiting"; })) return null;
       return Outbox.sync().then(function (report) {
         refreshCount();
@@ -128,6 +133,9 @@
         return report;
       }, function () { return null; });
     });
+    syncing.then(done, done);
+    function done() { syncing = null; }
+    return syncing;
   }
 
   function askBackgroundSync() {
