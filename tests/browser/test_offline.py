@@ -146,6 +146,7 @@ def open_form(page: Page, deal: Deal) -> Thumb:
     with page.expect_navigation():
         page.get_by_test_id(f"contract-{deal.contract.value}").click()
     expect(page.get_by_test_id("deal-form")).to_be_visible()
+    page.wait_for_load_state("load")  # its scripts run: they drive the boxes and the Save
     return Thumb(page)
 
 
