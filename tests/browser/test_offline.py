@@ -369,6 +369,19 @@ def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
     keep_offline(page)
     wifi = BadWifi(context)
 
+    # A kept game's form is sent by script: saved, the game page says so as usual …
+    fill(open_form(page, TRIX), TRIX)
+    with page.expect_navigation():
+        page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("flash")).to_contain_text("Deal 1 recorded")
+    # … refused, the form is posted as usual and the server's page says why.
+    open_form(page, QUEENS)
+    with page.expect_navigation():
+        page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("error-summary")).to_be_visible()
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["trix"]]
+    page.goto(game_url)
+
     # The post never reaches the server: the deal waits on the phone, as offline.
     fill(open_form(page, KING), KING)
     wifi.drop()
@@ -376,9 +389,9 @@ def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
     assert page.evaluate("navigator.onLine") is True and wifi.posts
     expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
     expect(page.get_by_test_id("pending-entry")).to_have_text(re.compile("waiting to sync"))
-    assert server_log(app, game_id) == []
+    assert len(server_log(app, game_id)) == 1
     wifi.heal(page)
-    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["trix"], ["king"]]
 
     # The post reaches the server but its answer is lost: queued under the same entry id,
     # the sync is answered "already written", and the deal is on the server once.
@@ -386,11 +399,12 @@ def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
     wifi.lose_answer()
     save_online_queued(page)
     expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
-    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"], ["queens"]]
+    on_server = [["trix"], ["king"], ["queens"]]
+    assert [e["contracts"] for e in server_log(app, game_id)] == on_server
     wifi.heal(page)
-    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"], ["queens"]]
+    assert [e["contracts"] for e in server_log(app, game_id)] == on_server
     ids = entry_ids(app, game_id)
-    assert len(ids) == 2 and all(ids) and len(set(ids)) == 2
+    assert len(ids) == 3 and all(ids) and len(set(ids)) == 3
 
 
 @needs_pyodide
