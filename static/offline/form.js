@@ -197,9 +197,14 @@
 
   // Online with nothing waiting, the deal is sent under an entry id: a network that fails
   // under it (no answer) queues the same entry, under the same id, as an offline save.
+  // A send that got no answer and could not be queued (no engine on this phone) keeps its
+  // id for the next tap: had it reached the server, the retry is still written once.
+  var unanswered = null;
+
   function sendOnline(submitter) {
-    var sentAs = Outbox.newId();
+    var sentAs = unanswered || Outbox.newId();
     return O.send(form, submitter, sentAs).then(function (outcome) {
+      unanswered = outcome === "network" ? sentAs : null;
       if (outcome === "written") window.location.assign(box.getAttribute("data-game-url"));
       else if (outcome === "network") return saveOffline(sentAs);
       else O.postAsUsual(form, submitter);  // refused: the server's page says why

@@ -242,14 +242,21 @@
     }, function () { say("no-engine"); });
   }
 
-  // Online with nothing waiting: sent under an entry id (no answer: queued under it).
+  // Online with nothing waiting: sent under an entry id (no answer: queued under it). One
+  // that could not be queued keeps its id for the next tap, so a retry is written once.
+  var unanswered = {};
   function sendOrQueue(form, action, submitter) {
     return Outbox.list(gameId).then(function (entries) {
       if (!navigator.onLine || entries.length) return queue(form, action, null);
-      var sentAs = Outbox.newId();
+      var sentAs = unanswered[action] || Outbox.newId();
       return O.send(form, submitter, sentAs).then(function (outcome) {
+        unanswered[action] = outcome === "network" ? sentAs : null;
         if (outcome === "written") window.location.assign(window.location.pathname);
-        else if (outcome === "network") return queue(form, action, sentAs);
+        else if (outcome === "network") return queue(form, action, sentAs).then(function () {
+          return Outbox.list(gameId);
+        }).then(function (waiting) {  // queued: the outbox sends it, under its id
+          if (waiting.some(function (e) { return e.entry_id === sentAs; })) unanswered[action] = null;
+        });
         else O.postAsUsual(form, submitter);  // refused: the server's page says why
       });
     });
