@@ -158,3 +158,21 @@ def test_a_closed_suit_redeal_syncs_under_its_house_rule_only(phone: Phone) -> N
     other = phone.sync({"entry_id": "c2", "action": "redeal", "entry": {**closed, "reason": "x"}})
     assert other.status_code == 400
     assert log(phone) == []
+
+
+def test_a_void_trix_deal_sent_then_synced_is_recorded_once(client: FlaskClient) -> None:
+    """The redeal form's third choice under R7's "closed suit replays": the same redeal
+    whether the form or the phone's outbox sends it."""
+    phone = Phone(client, trix_closed_suit="replay")
+    form = {"kind": "closed_suit", "seat": "", "contract": "", "note": ""}
+    assert post(phone, "/redeals", {**form, "entry_id": "v1"}).status_code == 302
+    entry = {
+        "kind": "redeal",
+        "seat": None,
+        "contract": "trix",
+        "note": "",
+        "reason": "closed_suit",
+    }
+    synced = phone.sync({"entry_id": "v1", "action": "redeal", "entry": entry})
+    assert synced.status_code == 201, synced.get_json()
+    assert log(phone) == [entry]
