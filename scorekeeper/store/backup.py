@@ -8,8 +8,9 @@ transaction under a new id and a new edit token.
 
 Round trip: ``export(import(export(g)))`` equals ``export(g)`` except for
 ``id`` (the new game's) and ``exported_at`` (the moment of the export).
-Versions, revisions and every timestamp (``created_at``, ``updated_at``,
-each entry's and revision's) are kept as they were.
+Versions, revisions (with the entry ids phones gave them) and every
+timestamp (``created_at``, ``updated_at``, each entry's and revision's) are
+kept as they were.
 """
 
 from __future__ import annotations
@@ -77,7 +78,18 @@ def _revisions(session: Session, game_id: str) -> list[dict[str, Any]]:
         .order_by(models.Revision.version)
     )
     return [
-        revision_dict(r.position, r.version, r.action, r.n, r.at, r.source, r.before, r.after)
+        revision_dict(
+            r.position,
+            r.version,
+            r.action,
+            r.n,
+            r.at,
+            r.source,
+            r.before,
+            r.after,
+            r.entry_id,
+            r.request_hash,
+        )
         for r in rows
     ]
 
@@ -155,6 +167,8 @@ def _revision_rows(backup: Backup, game_id: str) -> list[dict[str, Any]]:
             "after": r.after,
             "at": r.at,
             "source": r.source,
+            "entry_id": r.entry_id,  # a phone's retry of it is still answered, not written
+            "request_hash": r.request_hash,
         }
         for r in backup.revisions
     ]

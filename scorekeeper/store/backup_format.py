@@ -15,6 +15,12 @@ database. ``log[i].revisions`` are the writes to position ``i``;
 ``undone`` holds those to positions that were undone and are no longer
 in the log. Timestamps are ISO 8601 in UTC.
 
+A write a phone named (API.md "Exactly-once entries") also carries
+``"entry_id"`` and ``"request_hash"`` (the SHA-256 of what it asked for), so
+that the restored game still answers a retry of it with the stored result
+rather than writing it again. Both are optional: files made before they
+existed, and writes nobody named, have neither.
+
 :func:`parse_backup` checks a file in full (shape, players, rules, every
 revision) and replays its log through the rules engine; anything wrong is
 a :class:`~scorekeeper.rules.errors.MalformedError` (422) naming the field.
@@ -22,6 +28,7 @@ a :class:`~scorekeeper.rules.errors.MalformedError` (422) naming the field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +40,7 @@ from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import score_deal
-from scorekeeper.store.input import check_storable, clean_players
+from scorekeeper.store.input import ENTRY_ID, check_storable, clean_players
 
 FORMAT = "scorekeeper.game"
 FORMAT_VERSION = 1
@@ -57,6 +64,8 @@ TOP_KEYS = {
 }
 LOG_KEYS = {"position", "kind", "entry", "created_at", "revisions"}
 REVISION_KEYS = {"position", "version", "action", "n", "at", "source", "before", "after"}
+ONCE_KEYS = {"entry_id", "request_hash"}
+REQUEST_HASH = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,8 @@ class RevisionData:
     source: str
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+    entry_id: str | None = None
+    request_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -114,9 +125,11 @@ def revision_dict(
     source: str,
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
+    entry_id: str | None = None,
+    request_hash: str | None = None,
 ) -> dict[str, Any]:
-    """A REVISION of the file."""
-    return {
+    """A REVISION of the file (its entry id and request hash only when a phone named it)."""
+    revision = {
         "position": position,
         "version": version,
         "action": action,
@@ -126,6 +139,9 @@ def revision_dict(
         "before": before,
         "after": after,
     }
+    if entry_id is not None and request_hash is not None:
+        revision.update(entry_id=entry_id, request_hash=request_hash)
+    return revision
 
 
 # --- reading: the top level --------------------------------------------------------------------
@@ -265,13 +281,16 @@ def _all_revisions(data: Mapping[str, Any], log_length: int, version: int) -> li
     versions = [r.version for r in found]
     if len(set(versions)) != len(versions):
         raise refuse("Two revisions have the same version number.", "log")
+    named = [r.entry_id for r in found if r.entry_id is not None]
+    if len(set(named)) != len(named):
+        raise refuse("Two revisions have the same entry id.", "log", "backup_entry_id")
     return sorted(found, key=lambda r: r.version)
 
 
 def _revision(item: object, where: str, version: int, position: int | None) -> RevisionData:
     if not isinstance(item, Mapping):
         raise refuse("A revision must be a JSON object.", where)
-    _only(item, REVISION_KEYS, where)
+    _only(item, REVISION_KEYS | ONCE_KEYS, where)
     at_position = _int(item, "position", where, 0, MAX_LOG)
     if position is not None and at_position != position:
         raise refuse(f"This revision belongs to position {at_position}, not {position}.", where)
@@ -293,7 +312,22 @@ def _revision(item: object, where: str, version: int, position: int | None) -> R
         source,
         _side(item.get("before"), f"{where}.before"),
         _side(item.get("after"), f"{where}.after"),
+        *_once(item, where),
     )
+
+
+def _once(item: Mapping[str, Any], where: str) -> tuple[str | None, str | None]:
+    """A revision's entry id and request hash: both or neither."""
+    entry_id, request_hash = item.get("entry_id"), item.get("request_hash")
+    if entry_id is None and request_hash is None:
+        return None, None
+    if not isinstance(entry_id, str) or not ENTRY_ID.fullmatch(entry_id):
+        message = "A revision's entry_id must be 1 to 64 letters, digits, “-” or “_”."
+        raise refuse(message, f"{where}.entry_id", "backup_entry_id")
+    if not isinstance(request_hash, str) or not REQUEST_HASH.fullmatch(request_hash):
+        message = "A revision with an entry_id needs its request_hash (64 hex digits)."
+        raise refuse(message, f"{where}.request_hash", "backup_entry_id")
+    return entry_id, request_hash
 
 
 def _check_history(

@@ -57,6 +57,7 @@ from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SEC
 from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
 from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
+from scorekeeper.web.offline import page_writes
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
 
@@ -466,6 +467,12 @@ def claim_unavailable(error: ClaimUnavailable) -> Answer:
     return _page(status, CLAIM_TITLE, message), status, headers
 
 
+def already_written(done: services.AlreadyWritten) -> WerkzeugResponse:
+    """A page form sent again under an entry id already written: nothing is written twice."""
+    rollback()
+    return page_writes.already_written(done)
+
+
 def init_app(app: Flask) -> None:
     """Register every handler (app-wide: a routing 404 happens before any blueprint)."""
     app.register_error_handler(HTTPException, http_error)
@@ -476,6 +483,7 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(lookup, lookup_not_found)
     app.register_error_handler(CircleRefusal, circle_refusal)
     app.register_error_handler(UnreplayableLog, unreplayable)
+    app.register_error_handler(services.AlreadyWritten, already_written)
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)
     app.register_error_handler(SheetUnavailable, sheet_unavailable)

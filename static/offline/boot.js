@@ -33,9 +33,11 @@
   });
   addEventListener("offline", boot.load);
   addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
-  var game = document.querySelector("[data-offline-game]");
+  // A game kept offline: its page and its deal forms send their writes by script.
+  var game = document.querySelector("[data-offline-game], [data-offline-form]");
+  var gameId = game && (game.getAttribute("data-offline-game") || game.getAttribute("data-offline-form"));
   if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0 ||
-      (game && (" " + localStorage.getItem("sk-kept") + " ").indexOf(" " + game.getAttribute("data-offline-game") + " ") >= 0)) boot.load();
+      (gameId && (" " + localStorage.getItem("sk-kept") + " ").indexOf(" " + gameId + " ") >= 0)) boot.load();
   if (sw) sw.register(box.getAttribute("data-sw-url"), { scope: box.getAttribute("data-scope") }).then(function (r) {
     // An update (not the first install) is offered by offline.js.
     if (sw.controller && (r.waiting || r.installing)) boot.load();

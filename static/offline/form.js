@@ -1,5 +1,7 @@
 // scorekeeper: a deal form saved without a network (templates/offline/_form.html).
-// Online, and with nothing waiting to sync, the form posts as usual. Otherwise
+// Online, and with nothing waiting to sync, the form is sent under an entry id
+// (offline.js send): saved, the game page follows; refused, the form posts as
+// usual to show the server's page; no answer, it is queued as below. Otherwise
 // the deal goes to the engine on the phone (the game's stored log, then the
 // entries waiting, then this one): refused, its problems are shown beside
 // their fields in the engine's words; accepted, it joins the outbox.
@@ -147,18 +149,24 @@
     if (save) save.textContent = O.fill(box.getAttribute("data-text-save"), { n: next });
   }
 
-  function entryOf(data, waiting) {
+  // ``sentAs``: the entry id this form was sent under when the network failed (the
+  // same entry, queued under the same id; a correction keeps the version it was made on).
+  function entryOf(data, waiting, sentAs) {
     var entry = {
       game: gameId, action: n ? "edit" : "record", entry: formEntry(),
       base_version: data.version, base_deals: data.state.deals_played,
       after: waiting.length,
       urls: { offline: box.getAttribute("data-offline-url"), game: box.getAttribute("data-game-url") }
     };
-    if (n) { entry.n = n; entry.version = data.version; }
+    if (sentAs) entry.entry_id = sentAs;
+    if (n) {
+      entry.n = n;
+      entry.version = sentAs ? Number(field("version").value) || data.version : data.version;
+    }
     return entry;
   }
 
-  function saveOffline() {
+  function saveOffline(sentAs) {
     clearErrors();
     var problems = missing();
     if (problems.length) { showErrors(problems); return Promise.resolve(); }
@@ -168,7 +176,7 @@
       data = found[0];
       waiting = found[1].filter(function (e) { return e.state === "waiting"; });
       if (!data.editable) throw new Error("read-only");
-      var entry = entryOf(data, waiting);
+      var entry = entryOf(data, waiting, sentAs);
       return O.check(data, O.pendingOf(waiting), { action: entry.action, entry: entry.entry, n: entry.n }).then(function (answer) {
         if (!answer.ok) { showErrors(answer.errors); return null; }
         entry.preview = answer.deal || null;
@@ -187,18 +195,32 @@
     return Outbox.list(gameId).then(function (entries) { return entries.length > 0; }, function () { return false; });
   }
 
+  // Online with nothing waiting, the deal is sent under an entry id: a network that fails
+  // under it (no answer) queues the same entry, under the same id, as an offline save.
+  // A send that got no answer and could not be queued (no engine on this phone) keeps its
+  // id for the next tap: had it reached the server, the retry is still written once.
+  var unanswered = null;
+
+  function sendOnline(submitter) {
+    var sentAs = unanswered || Outbox.newId();
+    return O.send(form, submitter, sentAs).then(function (outcome) {
+      unanswered = outcome === "network" ? sentAs : null;
+      if (outcome === "written") window.location.assign(box.getAttribute("data-game-url"));
+      else if (outcome === "network") return saveOffline(sentAs);
+      else O.postAsUsual(form, submitter);  // refused: the server's page says why
+    });
+  }
+
+  var busy = false;  // one Save at a time: a second tap must not make a second entry
   form.addEventListener("submit", function (event) {
-    if (form.hasAttribute("data-offline-checked")) return;  // online, nothing waiting: post it
+    if (form.hasAttribute("data-offline-checked")) return;  // the server's own page is wanted
     event.preventDefault();
+    if (busy) return;
+    busy = true;
     var submitter = event.submitter;
     queued().then(function (waiting) {
-      if (navigator.onLine && !waiting) {
-        form.setAttribute("data-offline-checked", "");
-        if (form.requestSubmit) form.requestSubmit(submitter || undefined); else form.submit();
-        return;
-      }
-      saveOffline();
-    });
+      return navigator.onLine && !waiting ? sendOnline(submitter) : saveOffline();
+    }).then(function () { busy = false; }, function () { busy = false; });
   });
 
   // A conflict the player chose to change: its captures back in the form, told to the

@@ -3,8 +3,10 @@
 // - Entries waiting to sync: the scoreboard, the heading and the contract
 //   buttons as the engine on the phone computes them, and the list of entries
 //   "waiting to sync".
-// - Undo without a network: the phone's own last entry is taken back; a deal
-//   already on the server gets an undo in the outbox.
+// - Undo and redeal without a network: an undo takes back the phone's own last
+//   entry, or queues an undo of one already on the server; a redeal is checked
+//   by the engine on the phone and queued. Online (nothing waiting), both are
+//   sent by script under an entry id, and queued under it if no answer comes.
 // - A conflict (an entry the server refused once back online): what this phone
 //   entered beside what the other phone recorded; keep (send again), change
 //   (back to its form, filled in) or discard.
@@ -172,28 +174,106 @@
     return done.then(function () { return O.syncNow(); }).then(render);
   }
 
-  // --- undo without a network -------------------------------------------------------------
+  // --- undo and redeal: sent by script online, queued offline ------------------------------
 
-  function interceptUndo() {
-    var form = document.querySelector('[data-testid="undo-form"]');
-    if (!form) return;
-    form.addEventListener("submit", function (event) {
-      if (navigator.onLine && !panel.hasAttribute("data-has-pending")) return;
-      event.preventDefault();
-      Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
-        var data = found[0];
-        var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
-        if (!data.editable) { say("view-only"); return null; }
-        var last = waiting[waiting.length - 1];
-        if (last && last.action === "record") return Outbox.remove(last.entry_id, gameId);
-        return Outbox.add({
-          game: gameId, action: "undo", version: data.version, after: waiting.length,
-          base_version: data.version, base_deals: data.state.deals_played,
-          urls: { offline: url, game: window.location.pathname }
-        }).then(O.askBackgroundSync);
-      }).then(render, function () { say("no-engine"); });
+  var WRITES = { "undo-form": "undo", "redeal-form": "redeal" };
+
+  function formValue(form, name) {
+    var field = form.elements[name];
+    return field ? String(field.value || "") : "";
+  }
+
+  // The redeal form as the API's redeal (API.md), as the server's form makes it.
+  function redealEntry(form) {
+    var kind = formValue(form, "kind") || "redeal";
+    var seat = formValue(form, "seat");
+    var entry = {
+      kind: kind === "misdeal" ? "misdeal" : "redeal", seat: seat === "" ? null : Number(seat),
+      contract: formValue(form, "contract") || null, note: formValue(form, "note").trim()
+    };
+    if (kind === "closed_suit") { entry.contract = "trix"; entry.reason = "closed_suit"; }
+    return entry;
+  }
+
+  function formErrors(form, messages) {
+    Array.prototype.forEach.call(form.querySelectorAll("[data-offline-error]"), function (node) { node.remove(); });
+    if (!messages.length) return;
+    var list = O.el("ul", "errors");
+    list.setAttribute("role", "alert");
+    list.setAttribute("data-offline-error", "");
+    list.setAttribute("data-testid", "offline-form-errors");
+    messages.forEach(function (message) { list.appendChild(O.el("li", "", message)); });
+    form.insertBefore(list, form.firstChild);
+  }
+
+  // An undo or a redeal kept on this phone. ``sentAs``: the id it was sent under when the
+  // network failed (the same entry, under the same id, at the version its form showed).
+  function queue(form, action, sentAs) {
+    return Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
+      var data = found[0];
+      var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
+      if (!data.editable) { say("view-only"); return null; }
+      var last = waiting[waiting.length - 1];
+      if (action === "undo" && last && (last.action === "record" || last.action === "redeal")) {
+        return Outbox.remove(last.entry_id, gameId);  // the phone's own last entry, taken back
+      }
+      var entry = {
+        game: gameId, action: action, after: waiting.length,
+        base_version: data.version, base_deals: data.state.deals_played,
+        urls: { offline: url, game: window.location.pathname }
+      };
+      if (sentAs) entry.entry_id = sentAs;
+      if (action === "undo") {
+        entry.version = sentAs ? Number(formValue(form, "version")) || data.version : data.version;
+        return Outbox.add(entry).then(O.askBackgroundSync);
+      }
+      entry.entry = redealEntry(form);
+      return O.check(data, O.pendingOf(waiting), { action: "redeal", entry: entry.entry }).then(function (answer) {
+        if (!answer.ok) { formErrors(form, answer.errors.map(function (e) { return e.message; })); return null; }
+        formErrors(form, []);
+        form.reset();
+        var details = form.closest("details");
+        if (details) details.open = false;
+        return Outbox.add(entry).then(O.askBackgroundSync);
+      });
+    }).then(function () {
+      O.refreshCount();  // this page's own changes do not come back on its channel
+      return render();
+    }, function () { say("no-engine"); });
+  }
+
+  // Online with nothing waiting: sent under an entry id (no answer: queued under it). One
+  // that could not be queued keeps its id for the next tap, so a retry is written once.
+  var unanswered = {};
+  function sendOrQueue(form, action, submitter) {
+    return Outbox.list(gameId).then(function (entries) {
+      if (!navigator.onLine || entries.length) return queue(form, action, null);
+      var sentAs = unanswered[action] || Outbox.newId();
+      return O.send(form, submitter, sentAs).then(function (outcome) {
+        unanswered[action] = outcome === "network" ? sentAs : null;
+        if (outcome === "written") window.location.assign(window.location.pathname);
+        else if (outcome === "network") return queue(form, action, sentAs).then(function () {
+          return Outbox.list(gameId);
+        }).then(function (waiting) {  // queued: the outbox sends it, under its id
+          if (waiting.some(function (e) { return e.entry_id === sentAs; })) unanswered[action] = null;
+        });
+        else O.postAsUsual(form, submitter);  // refused: the server's page says why
+      });
     });
   }
+
+  var busy = false;  // one write at a time: a second tap must not make a second entry
+  // Delegated: the live updates replace these forms (static/live.js).
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var action = WRITES[form.getAttribute("data-testid")];
+    if (!action || form.hasAttribute("data-offline-checked")) return;
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    function done() { busy = false; }
+    sendOrQueue(form, action, event.submitter).then(done, done);
+  });
 
   // --- the page ---------------------------------------------------------------------------
 
@@ -227,21 +307,32 @@
     });
   });
 
-  document.addEventListener("sk-synced", function (event) {
-    var report = event.detail || {};
+  // A sync finished, this page's or the service worker's (Background Sync): once this
+  // game's entries are all on the server, the server's page is shown, once.
+  var reloading = false;
+  function typing() {  // a field being typed in (a tapped button or box is not)
+    var field = document.activeElement;
+    return !!(field && field.form && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName) &&
+      !/^(checkbox|radio|submit|button|hidden)$/.test(field.type));
+  }
+  function afterSync(report) {
     render().then(function () {
-      if (!(report.games || {})[gameId]) return;
+      if (!((report || {}).games || {})[gameId]) return;
       return Outbox.list(gameId).then(function (left) {
         if (left.length) return;
         say("synced");
         // The server's page now holds what was entered offline: show it (unless typing).
-        var typing = document.activeElement && document.activeElement.form;
-        if (!typing) window.location.reload();
+        if (!typing() && !reloading) {
+          reloading = true;
+          window.location.reload();
+        }
       });
     });
-  });
+  }
+  document.addEventListener("sk-synced", function (event) { afterSync(event.detail); });
   if (Outbox.channel) Outbox.channel.addEventListener("message", function (event) {
     if (event.data && event.data.type === "changed" && event.data.game === gameId) render();
+    if (event.data && event.data.type === "synced") afterSync(event.data.report);
   });
   window.addEventListener("offline", render);
 
@@ -251,7 +342,6 @@
       gameData().then(function () { say("ready"); }, function () {});  // the copy kept, refreshed
     }
   }).catch(function () {});
-  interceptUndo();
   O.flashSaved();
   render();
   if (window.SKBoot && window.SKBoot.keep) {  // tapped while this script was loading

@@ -8,7 +8,9 @@
 //   as the engine on the phone computes it; conflicts side by side.
 // - On a deal form without a network: the deal is checked by the engine in a
 //   web worker (engine-worker.js), its refusals shown like the server's, and
-//   kept in the outbox.
+//   kept in the outbox. Online, the forms of a game kept offline are sent by
+//   script (send) under an entry id, so that a network failing under the Save
+//   queues the entry instead of losing it.
 // Every visible text comes from the page (data-* attributes).
 "use strict";
 
@@ -116,9 +118,14 @@
     }, function () { return []; });
   }
 
+  // One sync at a time on a page: the browser's own "online" event, a tap and a conflict's
+  // decision may all ask at once, and each finished sync is announced once (sk-synced).
+  var syncing = null;
+
   function syncNow() {
     if (!navigator.onLine) return Promise.resolve(null);
-    return Outbox.list().then(function (entries) {
+    if (syncing) return syncing;
+    syncing = Outbox.list().then(function (entries) {
       if (!entries.some(function (e) { return e.state === "waiting"; })) return null;
       return Outbox.sync().then(function (report) {
         refreshCount();
@@ -126,6 +133,9 @@
         return report;
       }, function () { return null; });
     });
+    syncing.then(done, done);
+    function done() { syncing = null; }
+    return syncing;
   }
 
   function askBackgroundSync() {
@@ -223,6 +233,37 @@
       });
   }
 
+  // --- a form sent while the network may fail --------------------------------------------
+
+  var SEND_MS = 20000;  // no answer by then: the network is as good as down
+
+  // POST a page form named by ``entryId`` (the server writes it once under that id):
+  // "written" (the server redirected: saved), "network" (no answer: the caller queues
+  // the same entry under the same id), or "answered" (a refusal page: the caller posts
+  // the form as usual to show it; nothing was written).
+  function send(form, submitter, entryId) {
+    var body = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    body.set("entry_id", entryId);
+    var controller = typeof AbortController === "function" ? new AbortController() : null;
+    var timer = controller ? setTimeout(function () { controller.abort(); }, SEND_MS) : null;
+    return fetch(form.action, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      cache: "no-store", signal: controller ? controller.signal : undefined
+    }).then(function (response) {
+      return response.type === "opaqueredirect" ? "written" : "answered";
+    }, function () { return "network"; }).then(function (outcome) {
+      clearTimeout(timer);
+      return outcome;
+    });
+  }
+
+  // The form posted as usual, without this script in the way (its refusal page shown).
+  function postAsUsual(form, submitter) {
+    form.setAttribute("data-offline-checked", "");
+    if (form.requestSubmit) form.requestSubmit(submitter || undefined); else form.submit();
+  }
+
   // --- saved offline: a line on the next page ---------------------------------------------
 
   function flashSaved() {
@@ -240,7 +281,7 @@
     engine: Engine, startEngine: startEngine, check: check, gameData: gameData,
     syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, el: el, json: json,
     pendingOf: pendingOf, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
-    flashSaved: flashSaved
+    flashSaved: flashSaved, send: send, postAsUsual: postAsUsual
   };
 
   register();

@@ -72,9 +72,10 @@
     return "o" + Date.now().toString(36) + "-" + hex.join("");
   }
 
-  // A new entry: {game, action, entry?, n?, version?, urls: {offline, sync}}.
+  // A new entry: {game, action, entry?, n?, version?, urls: {offline, sync}}; its
+  // entry_id is a new one unless given (a form sent once under it, its answer lost).
   function add(entry) {
-    entry.entry_id = newId();
+    entry.entry_id = entry.entry_id || newId();
     entry.seq = Date.now() + Math.random();
     entry.state = "waiting";
     entry.created = new Date().toISOString();

@@ -3,7 +3,9 @@
 //   release is a new service worker, which waits until the player reloads
 //   ("A new version is ready: reload") and then deletes the old caches.
 // - Pages (home, help, games and their deal forms): from the network, kept for
-//   offline; without a network, the copy kept (or "Not on this phone").
+//   offline; without a network, the copy kept (or "Not on this phone"). Never
+//   the pages listed in RELEASE.fresh (a new game, a restore): their forms
+//   must come from the server.
 // - The engine (Pyodide, the rules archive): cached when first fetched, which
 //   happens only once the player keeps a game offline or installs the app.
 // - The API is never cached. Background Sync sends the outbox (outbox.js).
@@ -32,12 +34,23 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     var old = names.filter(function (n) { return n.indexOf("sk-") === 0 && CURRENT.indexOf(n) < 0; });
     var hadRules = old.some(function (n) { return n.indexOf("sk-rules-") === 0; });
-    return Promise.all(old.map(function (n) { return caches.delete(n); })).then(function () {
+    var dropped = old.map(function (n) { return caches.delete(n); }).concat(dropFresh());
+    return Promise.all(dropped).then(function () {
       // A phone that kept the engine gets the new one at once, not at its next offline moment.
       if (hadRules) return caches.open(RULES).then(function (c) { return c.add(RELEASE.engine); }).catch(function () {});
     });
   }).then(function () { return self.clients.claim(); }));
 });
+
+// Copies of fresh-only pages an older release kept.
+function dropFresh() {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (r) { return isFresh(new URL(r.url).pathname); })
+        .map(function (r) { return cache.delete(r); }));
+    });
+  });
+}
 
 self.addEventListener("message", function (event) {
   if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
@@ -49,8 +62,13 @@ self.addEventListener("sync", function (event) {
   if (event.tag === "sk-outbox") event.waitUntil(SKOutbox.sync());
 });
 
+// Pages whose forms must come from the server (a new game, a restore: their CSRF token
+// and choices go stale): never kept, never shown from a copy.
+function isFresh(path) { return RELEASE.fresh.indexOf(path) >= 0; }
+
 function isPage(url) {
   var path = url.pathname;
+  if (isFresh(path)) return false;
   if (path === ROOT || path === ROOT + "help") return true;
   if (path.indexOf(ROOT + "games/") !== 0) return false;
   return /^games\/[^/]+(\/deals\/(new|\d+\/edit))?$/.test(path.slice(ROOT.length)) ||

@@ -158,6 +158,9 @@ def fill_counts(thumb: Thumb, name: str, counts: Sequence[int], stepper: bool = 
     (the cursor moves on by itself; the fourth box fills itself). ``stepper``: the first
     count with its + button. The four boxes then hold ``counts`` and add up to 13."""
     page = thumb.page
+    # The form's script shows the sum once it drives the boxes: typing before that would
+    # leave every digit in the first box.
+    expect(page.get_by_test_id(f"{name}-sum")).to_be_visible()
     if 13 in counts:
         thumb.tap(page.get_by_test_id(f"{name}-all-{counts.index(13)}"))
     else:

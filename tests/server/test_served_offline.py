@@ -114,3 +114,43 @@ def test_the_installable_app_is_served(serve: Any, database_url: str) -> None:
     assert status == 200 and "'wasm-unsafe-eval'" in headers["content-security-policy"]
     status, headers, _ = browser.call("GET", "/")
     assert "wasm" not in headers["content-security-policy"]
+
+
+def form_post(browser: Browser, path: str, form: dict[str, str]) -> int:
+    body = urllib.parse.urlencode(form).encode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    return browser.call("POST", path, body, headers)[0]
+
+
+def test_a_form_whose_answer_was_lost_then_synced_is_written_once_when_served(
+    serve: Any, database_url: str
+) -> None:
+    """The deal form reached the server under an entry id, its answer never came back, the
+    phone queued the same entry under that id; then a backup restored keeps the id."""
+    server = serve(database_url, workers=2, threads=2)
+    phone = Browser(int(server.url.rsplit(":", 1)[1]))
+    game_id = phone.start_game()
+    copy = phone.json(f"/games/{game_id}/offline.json")
+    form = {"trix-0": "2", "trix-1": "0", "trix-2": "3", "trix-3": "1", "version": "1"}
+    form.update(csrf_token=copy["csrf_token"], entry_id="o-lost-1")
+    assert form_post(phone, f"/games/{game_id}/deals/new?contracts=trix", form) == 302
+    headers = {"Content-Type": "application/json", "X-CSRFToken": copy["csrf_token"]}
+    body = json.dumps({"entry_id": "o-lost-1", "action": "record", "entry": TRIX}).encode()
+    assert phone.call("POST", copy["urls"]["sync"], body, headers)[0] == 201
+    assert phone.json(f"/api/v1/games/{game_id}")["version"] == 2  # one deal written
+
+    backup = phone.json(f"/api/v1/games/{game_id}/export")
+    assert backup["log"][0]["revisions"][0]["entry_id"] == "o-lost-1"
+    status, _, made = phone.call(
+        "POST",
+        "/api/v1/games/import",
+        json.dumps(backup).encode(),
+        {"Content-Type": "application/json"},
+    )
+    assert status == 201
+    restored = json.loads(made)
+    retry = json.dumps({**TRIX, "entry_id": "o-lost-1"}).encode()
+    auth = {"Content-Type": "application/json", "Authorization": f"Bearer {restored['edit_token']}"}
+    assert phone.call("POST", f"/api/v1/games/{restored['id']}/deals", retry, auth)[0] == 201
+    assert phone.json(f"/api/v1/games/{restored['id']}")["version"] == 2  # not written again
+    assert "Traceback" not in server.log_text()

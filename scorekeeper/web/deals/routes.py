@@ -21,6 +21,7 @@ from scorekeeper.web.forms import DealForm, deal_form_data, make_deal_form
 from scorekeeper.web.games.present import build_board, combinable, parse_contracts, revision_views
 from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.offline.page_writes import form_entry_id
 from scorekeeper.web.sharing.access import can_edit, require_edit
 
 BAD_CONTRACTS = _l(
@@ -56,7 +57,11 @@ def new_deal(game_id: str) -> Page:
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
         lambda: services.record_deal(
-            game_id, entry, expected_version=version, source=page_source(game_id)
+            game_id,
+            entry,
+            expected_version=version,
+            source=page_source(game_id),
+            entry_id=form_entry_id(),
         ),
         form,
         loaded,
@@ -183,7 +188,9 @@ def edit_deal(game_id: str, n: int) -> Page:
         return _render_deal(loaded, form, status=422, n=n)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
-        lambda: services.edit_deal(game_id, n, entry, version, source=page_source(game_id)),
+        lambda: services.edit_deal(
+            game_id, n, entry, version, page_source(game_id), form_entry_id()
+        ),
         form,
         loaded,
     )

@@ -34,6 +34,7 @@ from scorekeeper.web.games.present import (
     rematch_start,
 )
 from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.offline.page_writes import form_entry_id
 from scorekeeper.web.sharing.access import (
     can_edit,
     grant_owner,
@@ -160,7 +161,9 @@ def record_redeal(game_id: str) -> Page:
         return _render_game(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
-        lambda: services.record_redeal(game_id, entry, version, source=page_source(game_id)),
+        lambda: services.record_redeal(
+            game_id, entry, version, page_source(game_id), form_entry_id()
+        ),
         form,
         loaded,
     )
@@ -191,7 +194,7 @@ def undo(game_id: str) -> Page:
         return _render_undo(loaded, form, status=422)
     version = form.version.data
     outcome = try_form_write(
-        lambda: services.undo_last(game_id, version, source=page_source(game_id)),
+        lambda: services.undo_last(game_id, version, page_source(game_id), form_entry_id()),
         form,
         loaded,
         then=_("Nothing was undone."),

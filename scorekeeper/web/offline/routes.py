@@ -156,6 +156,7 @@ def service_worker() -> Response:
         "outbox": _static("offline/outbox.js"),
         "unavailable": url_for("web.offline_unavailable"),
         "manifest": url_for("web.manifest"),
+        "fresh": fresh_pages(),
     }
     script = f"const RELEASE = {json.dumps(addresses)};\n" + (
         STATIC / "offline" / "sw.js"
@@ -163,6 +164,16 @@ def service_worker() -> Response:
     response = Response(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def fresh_pages() -> list[str]:
+    """The pages at ``/games/<word>`` (new game, restore…): not games, and forms whose CSRF
+    token and choices must come from the server, so the service worker never keeps them."""
+    return sorted(
+        url_for(rule.endpoint)
+        for rule in current_app.url_map.iter_rules()
+        if rule.rule.startswith("/games/") and not rule.arguments and "GET" in (rule.methods or ())
+    )
 
 
 def engine_config() -> dict[str, Any]:

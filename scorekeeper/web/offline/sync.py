@@ -11,15 +11,21 @@ entries"), so a retry after a lost answer is answered again and written once.
 A ``record`` or ``redeal`` is checked at its new place in the log (another
 phone may have written meanwhile); an ``edit`` or ``undo`` names the version
 it was made against and is refused (412) if the game moved since. Answers and
-refusals are the API's (errors through :mod:`scorekeeper.web.errors`).
+refusals are the API's (errors through :mod:`scorekeeper.web.errors`). A redeal
+may also be a Trix deal void for a closed suit (``"reason": "closed_suit"``), as
+the game page's redeal form offers under that house rule.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify
 
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.store import games as services
 from scorekeeper.store.input import parse_deal_body, parse_entry_id, parse_redeal_body
 from scorekeeper.text.locale import gettext as _
@@ -59,7 +65,7 @@ def _write(
             )
             return 201, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
         if action == "redeal":
-            redeal = parse_redeal_body(body.get("entry") or {})
+            redeal = _redeal(body.get("entry") or {})
             loaded = services.record_redeal(game_id, redeal, None, SOURCE, entry_id)
             return 201, {"redeal": redeal.to_dict()}, loaded
         version = _version(body)
@@ -82,6 +88,19 @@ def _repeat(done: services.AlreadyWritten) -> tuple[int, dict[str, Any], service
     if done.action == "redeal":
         return 201, {"redeal": {k: v for k, v in after.items() if k != "n"}}, done.loaded
     return 200, ({"deal": after} if done.action == "edit" else {}), done.loaded
+
+
+def _redeal(raw: object) -> RedealEntry:
+    """The API's redeal, or a Trix deal void for a closed suit (``"reason": "closed_suit"``,
+    R7), which the game page's redeal form also offers; the engine checks the house rule."""
+    body = dict(raw) if isinstance(raw, Mapping) else {}
+    reason = body.pop("reason", None)
+    redeal = parse_redeal_body(body)
+    if reason is None:
+        return redeal
+    if reason != "closed_suit":
+        abort(400, description=_("A redeal's reason can only be a closed suit (closed_suit)."))
+    return replace(redeal, contract=Contract.TRIX, reason="closed_suit")
 
 
 def _version(body: dict[str, Any]) -> int:

@@ -24,6 +24,7 @@ QUEENS = {
     for q, t in zip(("QS", "QH", "QD", "QC"), (1, 2, 3, 0), strict=True)
 }
 CHANGES_ON_IMPORT = ("id", "exported_at")
+DIAMONDS = {"contracts": ["diamonds"], "captures": {"diamonds": [5, 4, 3, 1]}}
 
 
 class Table:
@@ -62,13 +63,13 @@ def rich_game(client: FlaskClient) -> Table:
         },
     }
     table.write("POST", "/deals", combined)
-    table.write(
-        "POST", "/deals", {"contracts": ["diamonds"], "captures": {"diamonds": [5, 4, 3, 1]}}
-    )
+    table.write("POST", "/deals", {**DIAMONDS, "entry_id": "phone-a-1"})  # named by a phone
     table.write(
         "PUT", "/deals/2", {"contracts": ["diamonds"], "captures": {"diamonds": [1, 3, 4, 5]}}
     )
-    table.write("POST", "/redeals", {"kind": "redeal", "seat": 3, "contract": "trix"})
+    table.write(
+        "POST", "/redeals", {"kind": "redeal", "seat": 3, "contract": "trix", "entry_id": "r-1"}
+    )
     table.write("POST", "/deals", {"contracts": ["trix"], "captures": {"trix_order": [3, 1, 0, 2]}})
     table.write("DELETE", "/deals/last")  # its revisions go to "undone"
     table.write(
@@ -104,6 +105,8 @@ def check_round_trip(client: FlaskClient) -> None:
     assert [e["kind"] for e in first["log"]] == ["misdeal", "deal", "deal", "redeal"]
     assert first["undone"] and {r["action"] for r in first["undone"]} == {"record", "undo"}
     assert [r["action"] for r in first["log"][2]["revisions"]] == ["record", "edit"]
+    assert first["log"][2]["revisions"][0]["entry_id"] == "phone-a-1"
+    assert "entry_id" not in first["log"][2]["revisions"][1]  # a write nobody named
     restored = import_api(client, first)
     assert restored.status_code == 201
     new_id = restored.get_json()["id"]
@@ -149,6 +152,48 @@ def test_restored_game_has_its_own_token_and_history(client: FlaskClient) -> Non
     assert [r["action"] for r in history] == ["record", "edit"]
     page = client.get(f"/games/{new_id}/deals/2")
     assert page.status_code == 200 and "Corrected" in page.get_data(as_text=True)
+
+
+# --- entry ids (API.md "Exactly-once entries") -----------------------------------------------
+
+
+def retry(client: FlaskClient, game_id: str, token: str, body: dict[str, Any]) -> Any:
+    headers = {"Authorization": f"Bearer {token}"}
+    return client.post(f"{API}/games/{game_id}/deals", json=body, headers=headers)
+
+
+def deal_count(client: FlaskClient, game_id: str) -> int:
+    state = client.get(f"{API}/games/{game_id}").get_json()
+    return sum(len(k["deals"]) for k in state["kingdoms"]) + len(state.get("extra_deals", []))
+
+
+def test_a_restored_game_answers_a_retried_entry_and_does_not_record_it_twice(
+    client: FlaskClient,
+) -> None:
+    table = rich_game(client)
+    answer = import_api(client, table.export()).get_json()
+    new_id, token = answer["id"], answer["edit_token"]
+    deals = deal_count(client, new_id)
+    again = retry(client, new_id, token, {**DIAMONDS, "entry_id": "phone-a-1"})
+    assert again.status_code == 201, again.get_json()
+    assert again.get_json()["deal"]["captures"]["diamonds"] == [5, 4, 3, 1]  # as first written
+    assert deal_count(client, new_id) == deals
+    other = {"contracts": ["trix"], "captures": {"trix_order": [0, 1, 2, 3]}, "entry_id": "r-1"}
+    reused = retry(client, new_id, token, other)
+    assert reused.status_code == 409
+    assert reused.get_json()["errors"][0]["code"] == "entry_id_reused"
+
+
+def test_a_backup_made_before_entry_ids_is_still_restored(client: FlaskClient) -> None:
+    data = rich_game(client).export()
+    for revision in [r for e in data["log"] for r in e["revisions"]] + data["undone"]:
+        revision.pop("entry_id", None)
+        revision.pop("request_hash", None)
+    answer = import_api(client, data)
+    assert answer.status_code == 201, answer.get_json()
+    new_id, token = answer.get_json()["id"], answer.get_json()["edit_token"]
+    trix = {"contracts": ["trix"], "captures": {"trix_order": [0, 1, 2, 3]}, "entry_id": "r-1"}
+    assert retry(client, new_id, token, trix).status_code == 201  # the id is free there
 
 
 # --- broken files ----------------------------------------------------------------------------
@@ -211,6 +256,13 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("surrogate_source", _set("log.1.revisions.0.source", "\udfff"), "log.1.revisions.0.source"),
     ("nul_source", _set("log.1.revisions.0.source", "a\x00"), "log.1.revisions.0.source"),
     ("undone_in_log", _set("undone.0.position", 0), "undone.0"),
+    ("bad_entry_id", _set("log.2.revisions.0.entry_id", "a b"), "log.2.revisions.0.entry_id"),
+    (
+        "entry_id_without_hash",
+        _set("log.2.revisions.0.request_hash", None),
+        "log.2.revisions.0.request_hash",
+    ),
+    ("same_entry_id", _set("log.3.revisions.0.entry_id", "phone-a-1"), "log"),
 ]
 
 

@@ -52,6 +52,19 @@ def test_the_service_worker_knows_its_version_and_is_never_http_cached(
         assert client.get(url).status_code == 200, url
 
 
+def test_the_service_worker_never_keeps_the_new_game_or_restore_forms(
+    client: FlaskClient,
+) -> None:
+    """Their CSRF token and choices go stale in a copy: they must come from the server."""
+    first_line = client.get("/sw.js").get_data(as_text=True).split("\n", 1)[0]
+    release = json.loads(first_line.removeprefix("const RELEASE = ").rstrip(";"))
+    assert {"/games/new", "/games/import"} <= set(release["fresh"])
+    game_id = new_game(client)
+    assert f"/games/{game_id}" not in release["fresh"]
+    for url in release["fresh"]:
+        assert 'method="post"' in client.get(url).get_data(as_text=True), url  # a form to post
+
+
 def test_a_new_release_is_a_new_service_worker(make_app: object) -> None:
     from scorekeeper import create_app
 

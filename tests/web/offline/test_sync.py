@@ -36,13 +36,13 @@ def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
 class Phone:
     """A browser that started a game through its form (CSRF on), as the offline page syncs."""
 
-    def __init__(self, client: FlaskClient) -> None:
+    def __init__(self, client: FlaskClient, **rules: str) -> None:
         self.client = client
         page = client.get("/games/new").get_data(as_text=True)
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
         assert token is not None
         data = {f"players-{i}": name for i, name in enumerate(NAMES)}
-        data.update(first_king="0", preset="standard", csrf_token=token.group(1))
+        data.update(first_king="0", preset="standard", csrf_token=token.group(1), **rules)
         response = client.post("/games/new", data=data)
         assert response.status_code == 302, response.get_data(as_text=True)
         self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
