@@ -2,7 +2,9 @@
 
 A trigger on ``games`` and ``events`` sends ``NOTIFY scorekeeper_versions`` at
 each commit that changes a version (scorekeeper/store/version_feed.py), so an
-unchanged poll is answered without a query. Nothing on SQLite.
+unchanged poll is answered without a query. Nothing on SQLite. The SQL is a copy of
+version_feed.py's, not an import: a migration keeps the schema it made,
+whatever the code becomes.
 
 Revision ID: 0007_version_notices
 Revises: 0006_event_changes

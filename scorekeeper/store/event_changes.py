@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 
 from scorekeeper.rules.errors import IllegalError, StateError
-from scorekeeper.rules.events.draw import Round, redraw_round, redraw_seed
+from scorekeeper.rules.events.draw import Round, not_seated, redraw_round, redraw_seed
 from scorekeeper.rules.events.draw import replace_player as replace_in_round
 from scorekeeper.store import events, games, models
 from scorekeeper.store.circles import services as circles
@@ -140,15 +140,7 @@ def redraw(event_id: str, number: int, leaving: str, director_token: str) -> Dra
 def _open_round(event: EventView, number: int) -> EventRoundView:
     """Round ``number``, if it can still change: drawn, not locked, the event not closed."""
     events.refuse_closed(event)
-    if not 1 <= number <= len(event.drawn):
-        raise IllegalError.one(
-            "event_no_such_round",
-            f"This club night has no round {number}; {len(event.drawn)} have been drawn.",
-            field="round",
-            n=number,
-            count=len(event.drawn),
-        )
-    drawn = event.drawn[number - 1]
+    drawn = events.drawn_round(event, number)
     if drawn.locked:
         raise StateError.one(
             "event_round_locked",
@@ -178,13 +170,7 @@ def _table_of(drawn: EventRoundView, name: str) -> EventTableView:
     for table in drawn.tables:
         if name in table.players:
             return table
-    raise IllegalError.one(
-        "event_player_not_seated",
-        f"{name} has no seat in round {drawn.number}.",
-        field="player",
-        player=name,
-        n=drawn.number,
-    )
+    raise not_seated(name, drawn.number)
 
 
 def _substitute_name(session: Any, event: EventView, number: int, raw: object) -> str:

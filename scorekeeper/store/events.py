@@ -573,20 +573,26 @@ def refuse_closed(event: EventView) -> None:
         )
 
 
+def drawn_round(event: EventView, number: int) -> EventRoundView:
+    """Round ``number`` of the event, or the refusal naming how many have been drawn."""
+    if not 1 <= number <= len(event.drawn):
+        raise IllegalError.one(
+            "event_no_such_round",
+            f"This club night has no round {number}; {len(event.drawn)} have been drawn.",
+            field="round",
+            n=number,
+            count=len(event.drawn),
+        )
+    return event.drawn[number - 1]
+
+
 def lock_round(event_id: str, number: int, locked: bool = True) -> EventView:
     """Lock (or unlock) a round: its tables' games take no more writes but the director's."""
     with write_transaction() as session:
         lock_event_row(session, event_id)
         event = load_event(event_id)
         refuse_closed(event)
-        if not 1 <= number <= len(event.drawn):
-            raise IllegalError.one(
-                "event_no_such_round",
-                f"This club night has no round {number}; {len(event.drawn)} have been drawn.",
-                field="round",
-                n=number,
-                count=len(event.drawn),
-            )
+        drawn_round(event, number)
         session.execute(
             update(ROUNDS)
             .where(ROUNDS.c.event_id == event_id, ROUNDS.c.number == number)

@@ -33,7 +33,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from scorekeeper.rules.errors import IllegalError, MalformedError
+from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
 
 TABLE_SIZE = 4
 EXACT_LIMIT = 12
@@ -337,6 +337,17 @@ def seat_order(
 # --- changes during a round ------------------------------------------------------------------
 
 
+def not_seated(player: str, number: int) -> RulesError:
+    """The refusal for a player who has no seat in round ``number``."""
+    return IllegalError.one(
+        "event_player_not_seated",
+        f"{player} has no seat in round {number}.",
+        field="player",
+        player=player,
+        n=number,
+    )
+
+
 def replace_player(drawn: Round, leaving: str, substitute: str) -> Round:
     """``substitute`` takes the seat of ``leaving`` (he may have been sitting out)."""
     tables = []
@@ -348,13 +359,7 @@ def replace_player(drawn: Round, leaving: str, substitute: str) -> Round:
             table = replace(table, seats=(seats[0], seats[1], seats[2], seats[3]))
         tables.append(table)
     if not found:
-        raise IllegalError.one(
-            "event_player_not_seated",
-            f"{leaving} has no seat in round {drawn.number}.",
-            field="player",
-            player=leaving,
-            n=drawn.number,
-        )
+        raise not_seated(leaving, drawn.number)
     if substitute in drawn.seated:
         raise IllegalError.one(
             "event_player_seated",
@@ -400,13 +405,7 @@ def redraw_round(
     kept_numbers = set(started)
     table = next((t for t in drawn.tables if leaving in t.seats), None)
     if table is None:
-        raise IllegalError.one(
-            "event_player_not_seated",
-            f"{leaving} has no seat in round {drawn.number}.",
-            field="player",
-            player=leaving,
-            n=drawn.number,
-        )
+        raise not_seated(leaving, drawn.number)
     if table.number in kept_numbers:
         raise IllegalError.one(
             "event_table_started",
