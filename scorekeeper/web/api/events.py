@@ -18,34 +18,22 @@ from scorekeeper.store import events as services
 from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.api.checks import bearer_token, json_body, require_bearer
 from scorekeeper.web.api.games import _if_match, _with_etag
 from scorekeeper.web.events.present import event_json
 
 bp = Blueprint("api_events", __name__)
 
 
-def bearer_token() -> str:
-    header = request.headers.get("Authorization", "")
-    scheme, _space, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else ""
-
-
 def require_director(event_id: str) -> None:
     """401 without a bearer token, 403 with another one, 404 for no such event."""
-    token = bearer_token()
-    if token and services.director_matches(event_id, token):
-        return
-    if not services.event_exists(event_id):
-        raise services.EventNotFound(event_id)
-    if not token:
-        abort(
-            401,
-            description=_(
-                "This needs the club night's director token: Authorization: Bearer <token>."
-            ),
-        )
-    abort(403, description=_("This token is not the director's token of this club night."))
+    require_bearer(
+        lambda token: services.director_matches(event_id, token),
+        lambda: services.event_exists(event_id),
+        services.EventNotFound(event_id),
+        _("This needs the club night's director token: Authorization: Bearer <token>."),
+        _("This token is not the director's token of this club night."),
+    )
 
 
 def event_response(event: services.EventView, status: int = 200, **extra: Any) -> Response:

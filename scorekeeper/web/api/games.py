@@ -31,7 +31,7 @@ from scorekeeper.store.input import (
     take_entry_id,
 )
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.api.checks import json_body, require_bearer
 
 bp = Blueprint("api_games", __name__)
 
@@ -43,18 +43,13 @@ SOURCE = "api"
 
 def _require_token(game_id: str) -> None:
     """401 without a bearer token, 403 with a wrong one, 404 for no such game."""
-    header = request.headers.get("Authorization", "")
-    scheme, _space, token = header.partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" else ""
-    if token and services.token_matches(game_id, token):
-        return
-    if not services.game_exists(game_id):
-        raise services.GameNotFound(game_id)
-    if not token:
-        abort(
-            401, description=_("This needs the game's edit token: Authorization: Bearer <token>.")
-        )
-    abort(403, description=_("This edit token does not belong to this game."))
+    require_bearer(
+        lambda token: services.token_matches(game_id, token),
+        lambda: services.game_exists(game_id),
+        services.GameNotFound(game_id),
+        _("This needs the game's edit token: Authorization: Bearer <token>."),
+        _("This edit token does not belong to this game."),
+    )
 
 
 def _if_match(required: bool) -> int | None:

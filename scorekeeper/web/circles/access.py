@@ -17,6 +17,7 @@ from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleNotFound
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.api.checks import require_bearer
 from scorekeeper.web.sharing.access import seal, unseal
 
 CIRCLE_SEALS = "circle_seals"
@@ -90,21 +91,12 @@ def require_circle_edit(circle_id: str) -> None:
 # --- the API: the circle's edit token as a bearer token ---------------------------------------
 
 
-def bearer_token() -> str:
-    header = request.headers.get("Authorization", "")
-    scheme, _space, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else ""
-
-
 def require_circle_token(circle_id: str) -> None:
     """401 without a bearer token, 403 with one that is not this circle's, 404 for no circle."""
-    token = bearer_token()
-    if token and services.token_matches(circle_id, token):
-        return
-    if not services.circle_exists(circle_id):
-        raise CircleNotFound(circle_id)
-    if not token:
-        abort(
-            401, description=_("This needs the circle's edit token: Authorization: Bearer <token>.")
-        )
-    abort(403, description=_("This edit token does not belong to this circle."))
+    require_bearer(
+        lambda token: services.token_matches(circle_id, token),
+        lambda: services.circle_exists(circle_id),
+        CircleNotFound(circle_id),
+        _("This needs the circle's edit token: Authorization: Bearer <token>."),
+        _("This edit token does not belong to this circle."),
+    )
