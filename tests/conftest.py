@@ -77,14 +77,27 @@ def make_app() -> Callable[..., Flask]:
     return make
 
 
-@pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
-    app = make_app()
+@contextmanager
+def tables_of(app: Flask) -> Iterator[Flask]:
+    """``app`` in its app context with its tables, dropped afterwards."""
     with app.app_context():
         db.create_all()
         yield app
         db.session.remove()
         db.drop_all()
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
+    with tables_of(make_app()) as app:
+        yield app
+
+
+@pytest.fixture
+def csrf_app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
+    """The test app with CSRF protection on, as in production (the tests' default is off)."""
+    with tables_of(make_app(WTF_CSRF_ENABLED=True)) as app:
+        yield app
 
 
 @pytest.fixture

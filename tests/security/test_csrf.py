@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,14 +27,9 @@ POST_FORM = re.compile(r"<form\b[^>]*method=\"post\"[^>]*>(.*?)</form>", re.S | 
 
 
 @pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
-    """The test app with CSRF protection on, as in production."""
-    app = make_app(WTF_CSRF_ENABLED=True)
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.drop_all()
+def app(csrf_app: Flask) -> Flask:
+    """CSRF protection on, as in production."""
+    return csrf_app
 
 
 def _csrf(client: FlaskClient, path: str) -> str:

@@ -9,7 +9,6 @@ undo), whatever way they were typed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -57,13 +56,9 @@ TRIX_FORM, TRIX = DEALS[0][1], DEALS[0][2]
 
 
 @pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
-    app = make_app(WTF_CSRF_ENABLED=True)
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.drop_all()
+def app(csrf_app: Flask) -> Flask:
+    """CSRF protection on, as in production."""
+    return csrf_app
 
 
 @pytest.fixture

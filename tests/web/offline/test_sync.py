@@ -7,7 +7,6 @@ page has (``X-CSRFToken``), as a form would.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 from werkzeug.test import TestResponse
 
-from scorekeeper.extensions import db
 from tests.web.pages import NAMES
 
 KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
@@ -24,13 +22,9 @@ TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
 
 
 @pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
-    app = make_app(WTF_CSRF_ENABLED=True)
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.drop_all()
+def app(csrf_app: Flask) -> Flask:
+    """CSRF protection on, as in production."""
+    return csrf_app
 
 
 class Phone:
