@@ -122,6 +122,17 @@ def start_game(page: Page, base: str) -> str:
     return page.url
 
 
+def game_id_of(game_url: str) -> str:
+    return game_url.rstrip("/").rsplit("/", 1)[1]
+
+
+def kept_game(page: Page, base: str) -> tuple[str, str]:
+    """A new game kept offline on this phone: its address and its id."""
+    game_url = start_game(page, base)
+    keep_offline(page)
+    return game_url, game_id_of(game_url)
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page."""
     page.evaluate(
@@ -244,9 +255,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
 ) -> None:
     context = contexts()
     page = context.new_page()
-    game_url = start_game(page, live_server)
-    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
-    keep_offline(page)
+    game_url, game_id = kept_game(page, live_server)
     context.set_offline(True)
     page.goto(game_url)
 
@@ -364,9 +373,7 @@ def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
 ) -> None:
     context = contexts()
     page = context.new_page()
-    game_url = start_game(page, live_server)
-    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
-    keep_offline(page)
+    game_url, game_id = kept_game(page, live_server)
     wifi = BadWifi(context)
 
     # A kept game's form is sent by script: saved, the game page says so as usual …
@@ -445,9 +452,7 @@ def test_a_redeal_offline_is_checked_by_the_engine_queued_and_synced(
 ) -> None:
     context = contexts()
     page = context.new_page()
-    game_url = start_game(page, live_server)
-    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
-    keep_offline(page)
+    game_url, game_id = kept_game(page, live_server)
     context.set_offline(True)
     page.goto(game_url)
     record_offline(page, KING)
@@ -578,7 +583,7 @@ def test_a_retried_sync_records_one_deal_and_another_body_is_409(
 ) -> None:
     page = contexts().new_page()
     game_url = start_game(page, live_server)
-    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    game_id = game_id_of(game_url)
     answers = page.evaluate(
         """async (url) => {
              const copy = await (await fetch(url)).json();
@@ -689,7 +694,7 @@ def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
 ) -> None:
     page = contexts().new_page()
     game_url = start_game(page, live_server)
-    game_id = game_url.rstrip("/").rsplit("/", 1)[1]
+    game_id = game_id_of(game_url)
     draft = {
         "entry": {
             "contracts": ["king"],
