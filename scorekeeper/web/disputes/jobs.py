@@ -169,11 +169,26 @@ def prune(limits: ClaimLimits) -> None:
         with contextlib.suppress(OSError):
             if now - (job / "job.json").stat().st_mtime < KEEP_SECONDS:
                 continue
-            owner = workers.try_lock(job / "owner")
-            if owner is None:
+            if _running(job):
                 continue
-            os.close(owner)
             shutil.rmtree(job, ignore_errors=True)
+
+
+def _running(folder: Path) -> bool:
+    """Whether the job's thread may still write to it.
+
+    A finished state is enough: its thread writes nothing after it, though it
+    may not have let go of the lock yet.
+    """
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
+        if state["state"] not in RUNNING:
+            return False
+    owner = workers.try_lock(folder / "owner")
+    if owner is None:
+        return True
+    os.close(owner)
+    return False
 
 
 # --- reading a job ---------------------------------------------------------------------------

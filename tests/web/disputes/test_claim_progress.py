@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
+from scorekeeper.web import workers
 from scorekeeper.web.disputes import jobs, pool
 from scorekeeper.web.hardening import CONTENT_SECURITY_POLICY
 
@@ -171,3 +172,24 @@ def test_jobs_older_than_an_hour_are_removed(slow_app: Flask) -> None:
     os.utime(folder / "job.json", (hour_ago, hour_ago))
     post(client, time_limit="1")
     assert not folder.exists()
+
+
+@pytest.mark.parametrize(("state", "kept"), [("done", False), ("stopped", False), ("running", True)])
+def test_an_old_job_still_locked_is_kept_only_while_it_runs(
+    tmp_path: Path, state: str, kept: bool
+) -> None:
+    """A finished job's thread may not have let go of its lock yet: that job goes all the same."""
+    limits = pool.ClaimLimits(folder=tmp_path / "claims")
+    folder = jobs.jobs_folder(limits) / ("x" * 22)
+    folder.mkdir(parents=True)
+    owner = workers.try_lock(folder / "owner")
+    assert owner is not None
+    try:
+        (folder / "job.json").write_text("{}", encoding="utf-8")
+        (folder / "state.json").write_text(json.dumps({"state": state}), encoding="utf-8")
+        hour_ago = time.time() - jobs.KEEP_SECONDS - 1
+        os.utime(folder / "job.json", (hour_ago, hour_ago))
+        jobs.prune(limits)
+        assert folder.exists() is kept
+    finally:
+        os.close(owner)
