@@ -174,7 +174,9 @@ def test_jobs_older_than_an_hour_are_removed(slow_app: Flask) -> None:
     assert not folder.exists()
 
 
-@pytest.mark.parametrize(("state", "kept"), [("done", False), ("stopped", False), ("running", True)])
+@pytest.mark.parametrize(
+    ("state", "kept"), [("done", False), ("stopped", False), ("running", True)]
+)
 def test_an_old_job_still_locked_is_kept_only_while_it_runs(
     tmp_path: Path, state: str, kept: bool
 ) -> None:
