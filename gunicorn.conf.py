@@ -6,8 +6,10 @@ which wins over this file):
 - ``GUNICORN_BIND`` (or ``HOST`` + ``PORT``): where to listen; default
   ``127.0.0.1:8000``, behind a reverse proxy that terminates HTTPS.
 - ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
-- ``GUNICORN_THREADS``: threads per worker (default 4); ``GUNICORN_TIMEOUT``
+- ``GUNICORN_THREADS``: request threads per worker (default 4); ``GUNICORN_TIMEOUT``
   (default 30 s).
+- ``LIVE_STREAMS``: event streams per worker (default 200; 0: pages poll instead),
+  each on a thread of its own added to the request threads.
 - ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off). No
   line ever holds an edit token: query strings are left out, and the edit link's
   path is logged as ``/games/<id>/join/…`` (:class:`RedactingLogger`).
@@ -65,7 +67,17 @@ bind = os.environ.get("GUNICORN_BIND") or (
 )
 workers = _int_env("WEB_CONCURRENCY", default_workers())
 worker_class = "gthread"
-threads = _int_env("GUNICORN_THREADS", 4)
+
+
+def stream_threads() -> int:
+    """Threads each worker keeps for live pages' event streams, on top of its request
+    threads (``LIVE_STREAMS``, 0 for none): a waiting stream holds a thread, no CPU."""
+    from scorekeeper.web.streams import streams_per_worker
+
+    return streams_per_worker()
+
+
+threads = _int_env("GUNICORN_THREADS", 4) + stream_threads()
 timeout = _int_env("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 30
 keepalive = 5
@@ -102,3 +114,19 @@ def post_fork(server: Any, worker: Any) -> None:
             engine.dispose(close=False)
     if app.config.get("PDF_PREWARM", True):
         RENDERER.prewarm()
+
+
+def post_worker_init(worker: Any) -> None:
+    """A worker told to stop (SIGTERM) ends its event streams at once, so that it stops
+    within moments instead of waiting for each stream's end; browsers reconnect."""
+    import signal
+
+    from scorekeeper.web.streams import close_streams
+
+    stop = worker.handle_exit
+
+    def handle_exit(sig: int, frame: Any) -> None:
+        close_streams()
+        stop(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
 from benchmarks.cpu import CpuMeter  # noqa: E402
-from benchmarks.http_async import Answer, Connection  # noqa: E402
+from benchmarks.http_async import Answer, Connection, EventStream  # noqa: E402
 from benchmarks.load_tables import (  # noqa: E402
     SERVER_PIDS,
     Phone,
@@ -60,6 +60,9 @@ from benchmarks.load_tables import (  # noqa: E402
 PHONES_PER_TABLE = 4
 BOARDS = 10
 POLL_EVERY = 1.5
+STREAM_RETRY = 2.0
+"""What the app's streams tell the browser to wait before reconnecting (``retry``)."""
+POLL_AFTER_REFUSAL = 60.0
 BOARD_EVERY = 3.0
 DEAL_EVERY = (10.0, 20.0)
 TARGET_RECORD_P95_MS = 100.0
@@ -69,8 +72,12 @@ TARGET_LIVE_P95_MS = 20.0
 class Table:
     """One table: its recorder (on one server) and four phones (on the other, if two)."""
 
-    def __init__(self, spec: dict[str, Any], ports: tuple[int, int], stats: Stats, seed: int):
+    def __init__(
+        self, spec: dict[str, Any], ports: tuple[int, int], stats: Stats, seed: int, poll: bool
+    ):
         self.stats = stats
+        self.poll_only = poll
+        self.follow_port = ports[1]
         self.rng = random.Random(seed)
         self.game_id = spec["game"]
         self.auth = {"Authorization": f"Bearer {spec['edit_token']}"}
@@ -80,6 +87,7 @@ class Table:
         self.deals = game_deals()
         self.acknowledged: list[dict[str, Any]] = []
         self.recorded_at: dict[int, float] = {}
+        self.heard_early: dict[int, int] = {}
         self.lags: list[float] = []
 
     async def play(self, stop_at: float) -> None:
@@ -99,14 +107,54 @@ class Table:
         self.recorder.close()
 
     async def follow(self, phone: Connection, stop_at: float) -> None:
+        """A phone as static/live.js follows the game: its event stream, or polls where
+        there is none (``--poll``, or the server refused the stream)."""
         seen = 1
         await asyncio.sleep(self.rng.uniform(0, POLL_EVERY))
         while time.monotonic() < stop_at:
-            started = time.monotonic()
-            seen = await self.poll(phone, seen)
-            pause = POLL_EVERY * self.rng.uniform(0.9, 1.1) - (time.monotonic() - started)
-            await asyncio.sleep(max(0.0, pause))
+            if not self.poll_only:
+                seen, refused = await self.listen(phone, seen, stop_at)
+                if not refused:
+                    await asyncio.sleep(STREAM_RETRY)
+                    continue
+            poll_until = min(stop_at, time.monotonic() + POLL_AFTER_REFUSAL)
+            while time.monotonic() < (stop_at if self.poll_only else poll_until):
+                started = time.monotonic()
+                seen = await self.poll(phone, seen)
+                pause = POLL_EVERY * self.rng.uniform(0.9, 1.1) - (time.monotonic() - started)
+                await asyncio.sleep(max(0.0, pause))
         phone.close()
+
+    async def listen(self, phone: Connection, seen: int, stop_at: float) -> tuple[int, bool]:
+        """One stream, until the server ends it: (the version seen, whether it was refused)."""
+        stream = EventStream(self.follow_port, f"/games/{self.game_id}/stream")
+        try:
+            status = await stream.open()
+            self.stats.add("stream", 0.0, status)
+            if status != 200:
+                return seen, True
+            while time.monotonic() < stop_at:
+                data = await asyncio.wait_for(stream.next_data(), stop_at - time.monotonic())
+                if data is None:
+                    break
+                version = int(data)
+                if version > seen:
+                    self.heard(version)
+                    seen = await self.poll(phone, seen, heard=True)
+        except TimeoutError:  # the run's end (an OSError too: caught first)
+            pass
+        except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+            self.stats.error(f"stream: {type(error).__name__}: {error}")
+        finally:
+            stream.close()
+        return seen, False
+
+    def heard(self, version: int) -> None:
+        """A phone heard of ``version``: how long after its deal's answer (0 if before)."""
+        if version in self.recorded_at:
+            self.lags.append(max(0.0, time.monotonic() - self.recorded_at[version]))
+        else:
+            self.heard_early[version] = self.heard_early.get(version, 0) + 1
 
     async def record(self) -> None:
         headers = {**self.auth, "If-Match": f'"{self.version}"'}
@@ -123,10 +171,12 @@ class Table:
         game = answer.json()
         self.version = game["game"]["version"]
         self.recorded_at[self.version] = time.monotonic()
+        self.lags += [0.0] * self.heard_early.pop(self.version, 0)
         self.acknowledged.append(game["deal"])
 
-    async def poll(self, phone: Connection, seen: int) -> int:
-        """One poll as static/live.js makes it; the version the phone has seen after it."""
+    async def poll(self, phone: Connection, seen: int, heard: bool = False) -> int:
+        """One poll as static/live.js makes it (also after a stream told of a new version:
+        ``heard``); the version the phone has seen after it."""
         headers = {"If-None-Match": f'"{seen}"'}
         answer = await timed(
             self.stats, "live", phone, "GET", f"/games/{self.game_id}/version", headers
@@ -135,7 +185,7 @@ class Table:
             return seen
         if answer.status == 200:
             seen = answer.json()["version"]
-            if seen in self.recorded_at:
+            if seen in self.recorded_at and not heard:
                 self.lags.append(time.monotonic() - self.recorded_at[seen])
             await self.refresh(phone)
         elif answer.status != 304:
@@ -209,7 +259,7 @@ def check_lost(port: int, event_id: str, tables: list[Table], stats: Stats) -> t
     return total, lost
 
 
-def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path) -> bool:
+def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path, poll: bool) -> bool:
     database = sqlite_database if kind == "sqlite" else postgres_database
     with ExitStack() as stack:
         url, label = stack.enter_context(database(workdir))
@@ -217,7 +267,7 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path) -> 
         event_id, specs, draw_seconds = setup(ports[0], tables)
         stats = Stats()
         pair = (ports[0], ports[-1])
-        players = [Table(spec, pair, stats, i) for i, spec in enumerate(specs)]
+        players = [Table(spec, pair, stats, i, poll) for i, spec in enumerate(specs)]
         meter = CpuMeter([SERVER_PIDS[port] for port in ports])
         started = time.monotonic()
         meter.start()
@@ -232,8 +282,9 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path) -> 
         f"load generator {cpu['generator'] / elapsed:.2f}, everything else "
         f"{cpu['rest'] / elapsed:.2f} (the database, other work on the machine)"
     )
+    how = "phones poll" if poll else "phones listen to streams"
     return report(
-        f"{label}, {servers} server(s)", tables, stats, elapsed, deals, lags, draw_seconds
+        f"{label}, {servers} server(s), {how}", tables, stats, elapsed, deals, lags, draw_seconds
     )
 
 
@@ -292,18 +343,25 @@ def report(
         values = stats.latencies.get(kind, [])
         figures = [percentile(values, p) for p in (50, 95, 99, 100)]
         print(f"{kind:<8} {len(values):>7} " + " ".join(f"{f:>8.1f}" for f in figures))
-    for kind in ("live", "board"):
+    for kind in ("live", "board", "stream"):
         answers = {s: n for (k, s), n in stats.statuses.items() if k == kind}
-        print(f"{kind} answers: {dict(sorted(answers.items()))} (304 = unchanged)")
+        if answers:
+            print(f"{kind} answers: {dict(sorted(answers.items()))} (304 = unchanged)")
+    streamed = any(k == "stream" for k, _s in stats.statuses)
+    how = "from its answer to the event" if streamed else "poll interval included"
     if lags:
         print(
-            f"a deal reaching a phone (poll interval included): p50 {percentile(lags, 50):.2f} s, "
-            f"p95 {percentile(lags, 95):.2f} s, {len(lags)} updates seen"
+            f"a deal reaching a phone ({how}): "
+            f"p50 {percentile(lags, 50) * 1000:.1f} ms, p95 {percentile(lags, 95) * 1000:.1f} ms, "
+            f"p99 {percentile(lags, 99) * 1000:.1f} ms, {len(lags)} updates seen"
         )
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors else ""))
     print(f"deals acknowledged: {total}, lost: {lost}")
     record_p95 = percentile(stats.latencies.get("record", []), 95)
-    live_p95 = percentile(stats.latencies.get("live", []), 95)
+    # A stream's update is its event; a poll's is the poll itself.
+    live_p95 = (
+        percentile(lags, 95) * 1000 if streamed else percentile(stats.latencies.get("live", []), 95)
+    )
     ok = not stats.errors and lost == 0
     ok = ok and record_p95 < TARGET_RECORD_P95_MS and live_p95 < TARGET_LIVE_P95_MS
     print(
@@ -319,6 +377,7 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2))
     parser.add_argument("--seconds", type=float, default=90.0)
+    parser.add_argument("--poll", action="store_true", help="phones poll (no event streams)")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-events-") as tmp:
@@ -327,7 +386,9 @@ def main() -> None:
             shutil.chown(workdir, "postgres")
         for kind in args.db.split(","):
             servers = args.servers if kind.strip() == "postgresql" else 1
-            results.append(run(kind.strip(), args.tables, servers, args.seconds, workdir))
+            results.append(
+                run(kind.strip(), args.tables, servers, args.seconds, workdir, args.poll)
+            )
     sys.exit(0 if all(results) else 1)
 
 

@@ -78,7 +78,7 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper.web import hardening
+    from scorekeeper.web import hardening, streams
     from scorekeeper.web.disputes import pool
     from scorekeeper.web.sheets import renderer
 
@@ -86,6 +86,7 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
     defaults.update(hardening.config_defaults(overrides))
     defaults.update(renderer.config_from_env(overrides))
     defaults.update(pool.config_from_env(overrides))
+    defaults.update(streams.config_from_env(overrides))
     if "SECRET_KEY" not in overrides:
         defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
             instance / "secret_key"

@@ -1,5 +1,8 @@
-// scorekeeper: live updates. A page showing a game polls its version every
-// 1.5 s while visible (If-None-Match: an unchanged game costs a bodiless 304).
+// scorekeeper: live updates. A page showing a game listens to its event stream
+// (server-sent events: each new version as soon as it is recorded) while visible.
+// Where there is no stream (no EventSource, or the server has no stream to spare:
+// a 503) it polls the version every 1.5 s instead (If-None-Match: an unchanged
+// game costs a bodiless 304), and tries the stream again a minute later.
 // When another phone changes the game:
 //  - on the game page ("swap"), each [data-live-region] is replaced by the
 //    fresh page's, unless the user is busy with a form inside it;
@@ -12,6 +15,8 @@
 (function () {
   var INTERVAL = 1500;
   var MAX_DELAY = 30000;
+  var STREAM_AGAIN = 60000;  // after a refused stream, polls until then
+  var QUIET_DROP = 3000;  // a stream reconnecting within this is not "offline"
 
   function all(root, selector) {
     return Array.prototype.slice.call(root.querySelectorAll(selector));
@@ -37,6 +42,10 @@
     this.mode = box.getAttribute("data-live-mode") || "banner";
     this.banner = box.querySelector("[data-live-banner]");
     this.offline = box.querySelector("[data-live-offline]");
+    this.streamUrl = box.getAttribute("data-stream-url");
+    this.source = null;
+    this.streamTimer = null;
+    this.dropTimer = null;
     this.failures = 0;
     this.timer = null;
     this.inFlight = false;
@@ -47,7 +56,7 @@
     var self = this;
     clearTimeout(this.timer);
     this.timer = null;
-    if (document.hidden) return;  // resumed by visibilitychange
+    if (document.hidden || this.source) return;  // resumed by visibilitychange; or streamed
     this.timer = setTimeout(function () { self.poll(); }, delay);
   };
 
@@ -154,17 +163,76 @@
     this.banner.hidden = true;
   };
 
+  Live.prototype.canStream = function () {
+    return Boolean(this.streamUrl && window.EventSource && !this.streamTimer);
+  };
+
+  // Each version the server sends that this page does not show is fetched as a poll
+  // would fetch it. A stream the server ends (after 25 s, or when a worker stops) or a
+  // short drop reconnects by itself; a refused one (503) leaves the page polling.
+  Live.prototype.listen = function () {
+    var self = this;
+    if (this.source || document.hidden) return;
+    var source = new EventSource(this.streamUrl);
+    this.source = source;
+    clearTimeout(this.timer);
+    this.timer = null;
+    source.addEventListener("version", function (event) {
+      self.streamed();
+      if (event.data !== self.version) self.poll();
+    });
+    source.addEventListener("open", function () { self.streamed(); });
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.CLOSED) {
+        self.stopListening();
+        self.streamTimer = setTimeout(function () {
+          self.streamTimer = null;
+          self.resume();
+        }, STREAM_AGAIN);
+        self.schedule(INTERVAL);
+      } else if (!self.dropTimer) {
+        self.dropTimer = setTimeout(function () { self.setOnline(false); }, QUIET_DROP);
+      }
+    });
+  };
+
+  Live.prototype.streamed = function () {
+    clearTimeout(this.dropTimer);
+    this.dropTimer = null;
+    this.setOnline(true);
+  };
+
+  Live.prototype.stopListening = function () {
+    if (this.source) this.source.close();
+    this.source = null;
+    clearTimeout(this.dropTimer);
+    this.dropTimer = null;
+  };
+
+  // Back in view, online again, or the stream may be tried again.
+  Live.prototype.resume = function () {
+    if (document.hidden) return;
+    if (this.canStream()) this.listen(); else this.poll();
+  };
+
   Live.prototype.start = function () {
     var self = this;
     document.addEventListener("visibilitychange", function () {
-      if (document.hidden) { clearTimeout(self.timer); self.timer = null; } else self.poll();
+      if (!document.hidden) { self.resume(); return; }
+      clearTimeout(self.timer);
+      self.timer = null;
+      self.stopListening();  // a phone in a pocket holds no stream
     });
-    window.addEventListener("online", function () { self.failures = 0; self.poll(); });
+    window.addEventListener("online", function () {
+      self.failures = 0;
+      self.stopListening();  // a stream opened afresh shows the server is reachable again
+      self.resume();
+    });
     window.addEventListener("offline", function () { self.setOnline(false); });
     document.addEventListener("input", markDirty, true);
     document.addEventListener("change", markDirty, true);
     this.box.setAttribute("data-live-started", "1");
-    this.schedule(INTERVAL);
+    if (this.canStream()) this.listen(); else this.schedule(INTERVAL);
   };
 
   // The screen stays on while a game is open: the phone lies on the table between

@@ -90,6 +90,8 @@ class VersionFeed:
         happened while it ran (it might be of a game deleted meanwhile)."""
         self._stopped = threading.Event()
         self._raw: Any = None
+        self.listeners: list[Callable[[str, str, int | None], None]] = []
+        """Told of every notice: kind, id and version (None: deleted)."""
         self._thread = threading.Thread(target=self._listen, name="version-feed", daemon=True)
         self._thread.start()
 
@@ -112,12 +114,20 @@ class VersionFeed:
         """One notice: ``"<kind> <id> <version>"``, or ``"<kind> <id> -"`` for a deletion."""
         kind, _sep, rest = payload.partition(" ")
         ident, _sep, raw = rest.partition(" ")
+        version = int(raw) if raw.isdigit() else None
         with self._lock:
-            if raw.isdigit():
-                self._store((kind, ident), int(raw))
+            if version is not None:
+                self._store((kind, ident), version)
             else:
                 self._versions.pop((kind, ident), None)
                 self._forgotten += 1
+        for listener in self.listeners:
+            listener(kind, ident, version)
+
+    @property
+    def listening(self) -> bool:
+        """Whether notices arrive (else every change must be read from the database)."""
+        return self._listening
 
     def _store(self, key: tuple[str, str], version: int) -> None:
         if len(self._versions) >= REMEMBERED:

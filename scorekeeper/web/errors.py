@@ -60,6 +60,7 @@ from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
 from scorekeeper.web.offline import page_writes
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
+from scorekeeper.web.streams import StreamsFull
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -130,6 +131,11 @@ DOWN_MESSAGE = _l(
     "try again in a moment."
 )
 UNREPLAYABLE_TITLE = _l("This game cannot be shown")
+STREAMS_RETRY_SECONDS = 30
+STREAMS_MESSAGE = _l(
+    "This server follows as many pages live as it can; this page checks for changes "
+    "every few seconds instead."
+)
 SHEET_TITLE = _l("The sheet is not ready")
 SHEET_MESSAGES = {
     "busy": _l(
@@ -455,6 +461,13 @@ def sheet_unavailable(error: SheetUnavailable) -> Answer:
     return _page(503, SHEET_TITLE, message), 503, headers
 
 
+def streams_full(_error: StreamsFull) -> Answer:
+    """503 + ``Retry-After``: every stream slot of this worker is taken (the page polls)."""
+    headers = {"Retry-After": str(STREAMS_RETRY_SECONDS), "Cache-Control": "no-store"}
+    body, status = error_response(503, [error_body(str(STREAMS_MESSAGE))])
+    return body, status, headers
+
+
 def claim_unavailable(error: ClaimUnavailable) -> Answer:
     """429 when this address has too many claims, 503 when the server has; ``Retry-After``."""
     status = 429 if error.reason == "client" else 503
@@ -488,3 +501,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(PoolTimeout, database_busy)
     app.register_error_handler(SheetUnavailable, sheet_unavailable)
     app.register_error_handler(ClaimUnavailable, claim_unavailable)
+    app.register_error_handler(StreamsFull, streams_full)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.rules.captures import Captures
@@ -65,6 +66,44 @@ def test_a_deal_recorded_on_one_phone_appears_on_the_other(
     expect(viewer.get_by_test_id("game-status")).to_contain_text("Deal 2 of 20")
     assert viewer.evaluate("window.stillTheSamePage") is True  # swapped, not reloaded
     expect(viewer.get_by_test_id("live-banner")).to_be_hidden()
+
+
+def requests_to(page: Page, ending: str) -> list[str]:
+    """Every request the page makes from now on whose path ends with ``ending``."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if r.url.endswith(ending) else None)
+    return seen
+
+
+def test_a_page_follows_the_game_by_its_stream_and_does_not_poll(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    editor, viewer = contexts().new_page(), contexts().new_page()
+    game_url = start_game(editor, live_server)
+    polls, streams = requests_to(viewer, "/version"), requests_to(viewer, "/stream")
+    watch(viewer, game_url)
+    viewer.wait_for_timeout(4000)  # more than two polls' worth
+    assert polls == [] and len(streams) == 1
+    record_king(editor, game_url, taker=1)
+    saved = time.monotonic()
+    expect(total_of(viewer, 1)).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
+    assert time.monotonic() - saved < 1.0  # pushed: no poll interval to wait for
+    assert len(polls) == 1  # the changed version's state, fetched once
+
+
+def test_a_page_refused_a_stream_polls_instead(
+    app: Flask, live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    app.config["LIVE_STREAMS"] = 0  # the server has no stream to spare: 503
+    editor, viewer = contexts().new_page(), contexts().new_page()
+    game_url = start_game(editor, live_server)
+    polls = requests_to(viewer, "/version")
+    watch(viewer, game_url)
+    viewer.wait_for_timeout(2500)
+    assert len(polls) >= 1
+    record_king(editor, game_url, taker=1)
+    expect(total_of(viewer, 1)).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
+    assert viewer.get_by_test_id("live-offline").is_hidden()
 
 
 def test_an_open_deal_form_keeps_its_input_and_shows_what_changed(

@@ -1,4 +1,7 @@
-"""``GET /games/<id>/version``: what static/live.js polls to keep a page up to date.
+"""``GET /games/<id>/version`` and ``/stream``: how static/live.js keeps a page up to date.
+
+The page listens to the stream (server-sent events: each new version as it is
+recorded) and polls the version only where streams are unavailable.
 
 An unchanged game costs a 304 decided from the version column alone; a
 changed one answers a small JSON object (version, deals played, and one
@@ -12,6 +15,7 @@ from flask import Response, jsonify, request
 from scorekeeper.store import live
 from scorekeeper.store.snapshot import Change, GameNotFound
 from scorekeeper.text import history
+from scorekeeper.web import streams
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import refusal_text
 
@@ -41,6 +45,13 @@ def game_version(game_id: str) -> Response | tuple[Response, int]:
     response.set_etag(str(state.version))
     response.headers["Cache-Control"] = NO_CACHE
     return response
+
+
+@bp.get("/games/<game_id>/stream")
+def game_stream(game_id: str) -> Response:
+    """The game's versions as server-sent events, for static/live.js (see
+    :mod:`scorekeeper.web.streams`); an unknown game is a 404."""
+    return streams.version_stream("game", game_id, live.game_version(game_id))
 
 
 def change_sentence(names: list[str], change: Change) -> str:

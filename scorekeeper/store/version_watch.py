@@ -1,0 +1,216 @@
+"""Waiting until a game or a club night changes, for the pages that follow one live.
+
+A phone following a game keeps one request open (a stream of server-sent
+events) and its thread waits here until the version moves. Polling instead
+cost every phone a request every 1.5 s, most of a busy server's work. One
+thread per process learns of the changes for every waiting request:
+
+- on PostgreSQL, from the version feed's notices
+  (:mod:`scorekeeper.store.version_feed`): no query at all;
+- on SQLite, or while the feed is not listening, by reading the versions of
+  the followed games and events every :data:`SQLITE_EVERY` seconds, and on
+  SQLite only when ``PRAGMA data_version`` says another connection wrote.
+
+A change wakes only the requests following that game or event. A wait that
+times out reads the version once more, so a notice lost while the feed
+reconnected delays an update, never loses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterable
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import Connection, Engine
+
+from scorekeeper.store import events_models as em
+from scorekeeper.store import models
+from scorekeeper.store.version_feed import VersionFeed, feed_for
+from scorekeeper.store.versions import current_version
+
+log = logging.getLogger(__name__)
+
+SQLITE_EVERY = 0.05
+"""Seconds between two looks at SQLite's ``data_version`` (a few microseconds each)."""
+FALLBACK_EVERY = 0.5
+"""Seconds between two reads on PostgreSQL while the feed is not listening."""
+CHUNK = 500
+"""Ids per ``IN (…)`` read (SQLite allows 999 parameters in old builds)."""
+Key = tuple[str, str]
+COLUMNS = {"game": (models.Game.id, models.Game.version), "event": (em.Event.id, em.Event.version)}
+
+
+class _Waiter:
+    __slots__ = ("woken", "version")
+
+    def __init__(self) -> None:
+        self.woken = threading.Event()
+        self.version: int | None = None
+
+
+class VersionWatch:
+    """One process's waiting requests for one engine, and the thread that wakes them."""
+
+    def __init__(self, engine: Engine, feed: VersionFeed | None) -> None:
+        self.engine = engine
+        self.feed = feed
+        self.pid = os.getpid()
+        self._lock = threading.Lock()
+        self._waiters: dict[Key, set[_Waiter]] = {}
+        self._known: dict[Key, int] = {}
+        self._someone_waits = threading.Event()
+        self._closed = threading.Event()
+        if feed is not None:
+            feed.listeners.append(self.announce)
+        self._thread = threading.Thread(target=self._watch, name="version-watch", daemon=True)
+        self._thread.start()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def wait(self, kind: str, ident: str, seen: int, timeout: float) -> int | None:
+        """The version of ``kind``/``ident`` once it is not ``seen`` (or ``seen`` after
+        ``timeout`` seconds); None if it no longer exists or the watch is closing."""
+        key, waiter = (kind, ident), _Waiter()
+        self._add(key, waiter)
+        try:
+            current = current_version(self.engine, kind, ident)
+            if current is None or current != seen or self.closed:
+                return None if self.closed else current
+            deadline = time.monotonic() + timeout
+            while waiter.woken.wait(max(0.0, deadline - time.monotonic())):
+                if self.closed:
+                    return None
+                with self._lock:
+                    if waiter.version != seen:
+                        return waiter.version
+                    waiter.woken.clear()  # told of the version it already has
+            return current_version(self.engine, kind, ident)
+        finally:
+            self._remove(key, waiter)
+
+    def announce(self, kind: str, ident: str, version: int | None) -> None:
+        """``kind``/``ident`` is now at ``version`` (None: deleted): wake who waits for it."""
+        with self._lock:
+            for waiter in self._waiters.get((kind, ident), ()):
+                waiter.version = version
+                waiter.woken.set()
+
+    def close(self) -> None:
+        """Every wait ends now, and every later one at once (the worker is stopping)."""
+        self._closed.set()
+        self._someone_waits.set()
+        with self._lock:
+            for waiters in self._waiters.values():
+                for waiter in waiters:
+                    waiter.woken.set()
+
+    def _add(self, key: Key, waiter: _Waiter) -> None:
+        with self._lock:
+            self._waiters.setdefault(key, set()).add(waiter)
+            self._someone_waits.set()
+
+    def _remove(self, key: Key, waiter: _Waiter) -> None:
+        with self._lock:
+            waiters = self._waiters.get(key)
+            if waiters is not None:
+                waiters.discard(waiter)
+                if not waiters:
+                    del self._waiters[key]
+                    self._known.pop(key, None)
+            if not self._waiters:
+                self._someone_waits.clear()
+
+    # --- the watching thread -------------------------------------------------------------
+
+    def _watch(self) -> None:
+        while not self.closed:
+            try:
+                self._watch_once()
+            except Exception as error:  # the database is away: try again shortly
+                log.warning("version watch: %s", error)
+                self._closed.wait(FALLBACK_EVERY)
+
+    def _watch_once(self) -> None:
+        sqlite = self.engine.dialect.name == "sqlite"
+        with self.engine.connect() as connection:
+            written = None
+            while not self.closed:
+                self._someone_waits.wait()
+                if self.feed is not None and self.feed.listening:
+                    self._closed.wait(FALLBACK_EVERY)  # the feed's notices announce
+                    continue
+                if sqlite:
+                    now = connection.exec_driver_sql("PRAGMA data_version").scalar()
+                    if now != written:
+                        written = now
+                        self._read(connection)
+                    connection.rollback()
+                else:
+                    self._read(connection)
+                self._closed.wait(SQLITE_EVERY if sqlite else FALLBACK_EVERY)
+
+    def _read(self, connection: Connection) -> None:
+        """Read the followed versions; announce every one that moved since the last read."""
+        with self._lock:
+            keys = list(self._waiters)
+        by_kind: dict[str, list[str]] = {}
+        for kind, ident in keys:
+            by_kind.setdefault(kind, []).append(ident)
+        found: dict[Key, int] = {}
+        for kind, idents in by_kind.items():
+            found.update(_versions(connection, kind, idents))
+        connection.rollback()  # never hold a snapshot (it would keep SQLite's WAL growing)
+        for key in keys:
+            version = found.get(key)
+            if self._known.get(key) != version:
+                if version is not None:
+                    self._known[key] = version
+                self.announce(*key, version)
+
+
+def _versions(connection: Connection, kind: str, idents: list[str]) -> Iterable[tuple[Key, int]]:
+    id_column, version_column = COLUMNS[kind]
+    for start in range(0, len(idents), CHUNK):
+        chunk = idents[start : start + CHUNK]
+        rows = connection.execute(select(id_column, version_column).where(id_column.in_(chunk)))
+        for ident, version in rows:
+            yield (kind, str(ident)), int(version)
+
+
+_WATCHES: dict[int, VersionWatch] = {}
+_WATCHES_LOCK = threading.Lock()
+
+
+def watch_for(engine: Engine) -> VersionWatch:
+    """This process's watch for ``engine`` (started on first use, after any fork)."""
+    key = id(engine)
+    with _WATCHES_LOCK:
+        watch = _WATCHES.get(key)
+        if watch is None or watch.pid != os.getpid():
+            watch = _WATCHES[key] = VersionWatch(engine, feed_for(engine))
+            event.listen(engine, "engine_disposed", lambda _engine: _forget(key))
+    return watch
+
+
+def _forget(key: int) -> None:
+    """The engine is disposed of: its watch stops, and its waits end."""
+    with _WATCHES_LOCK:
+        watch = _WATCHES.pop(key, None)
+    if watch is not None and watch.pid == os.getpid():
+        watch.close()
+
+
+def close_all() -> None:
+    """End every wait in this process (its worker is stopping): the streams close."""
+    with _WATCHES_LOCK:
+        watches = [w for w in _WATCHES.values() if w.pid == os.getpid()]
+    for watch in watches:
+        with contextlib.suppress(Exception):
+            watch.close()
