@@ -192,7 +192,7 @@ def feed_for(engine: Engine) -> VersionFeed | None:
     key = id(engine)
     with _FEEDS_LOCK:
         feed = _FEEDS.get(key)
-        if feed is None or feed.pid != os.getpid():
+        if feed is None or feed.pid != os.getpid() or feed.engine is not engine:
             feed = _FEEDS[key] = VersionFeed(engine)
             event.listen(engine, "engine_disposed", lambda _engine: _forget(key))
     return feed

@@ -193,7 +193,7 @@ def watch_for(engine: Engine) -> VersionWatch:
     key = id(engine)
     with _WATCHES_LOCK:
         watch = _WATCHES.get(key)
-        if watch is None or watch.pid != os.getpid():
+        if watch is None or watch.pid != os.getpid() or watch.engine is not engine:
             watch = _WATCHES[key] = VersionWatch(engine, feed_for(engine))
             event.listen(engine, "engine_disposed", lambda _engine: _forget(key))
     return watch

@@ -1,0 +1,92 @@
+"""Waiting for a version to move (scorekeeper/store/version_watch.py), on SQLite and on
+PostgreSQL: a write through another connection wakes the wait for its game only; a
+wait that hears nothing ends with the version it had; a deleted game and a closing
+watch end the wait."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from sqlalchemy import update
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games as services
+from scorekeeper.store import models
+from scorekeeper.store.version_watch import VersionWatch, watch_for
+
+PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
+
+
+@pytest.fixture
+def watch(db_app: Flask) -> Iterator[VersionWatch]:
+    with db_app.app_context():
+        yield watch_for(db.engine)
+
+
+def new_game() -> tuple[str, int]:
+    loaded, _token = services.create_game(PLAYERS, 0, RuleSet())
+    return loaded.id, loaded.version
+
+
+def set_version_later(game_id: str, version: int, after: float) -> threading.Thread:
+    """Another connection's write, ``after`` seconds from now."""
+    engine = db.engine
+
+    def write() -> None:
+        time.sleep(after)
+        with engine.begin() as conn:
+            values = {"version": version}
+            conn.execute(update(models.Game).where(models.Game.id == game_id).values(**values))
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    return thread
+
+
+def test_a_write_on_another_connection_wakes_the_wait_at_once(watch: VersionWatch) -> None:
+    game_id, version = new_game()
+    writer = set_version_later(game_id, version + 1, after=0.3)
+    started = time.monotonic()
+    assert watch.wait("game", game_id, version, timeout=10) == version + 1
+    assert time.monotonic() - started < 2.0  # woken, not timed out
+    writer.join()
+
+
+def test_a_write_to_another_game_does_not_end_the_wait(watch: VersionWatch) -> None:
+    (followed, version), (other, other_version) = new_game(), new_game()
+    writer = set_version_later(other, other_version + 1, after=0.1)
+    started = time.monotonic()
+    assert watch.wait("game", followed, version, timeout=1.0) == version
+    assert time.monotonic() - started >= 1.0
+    writer.join()
+
+
+def test_a_wait_for_a_version_already_gone_by_answers_at_once(watch: VersionWatch) -> None:
+    game_id, version = new_game()
+    started = time.monotonic()
+    assert watch.wait("game", game_id, version - 1, timeout=10) == version
+    assert time.monotonic() - started < 1.0
+
+
+def test_an_unknown_game_ends_the_wait(watch: VersionWatch) -> None:
+    assert watch.wait("game", "nosuchgame123456", 1, timeout=10) is None
+
+
+def test_closing_the_watch_ends_every_wait(watch: VersionWatch) -> None:
+    game_id, version = new_game()
+    answers: list[int | None] = []
+    waiter = threading.Thread(
+        target=lambda: answers.append(watch.wait("game", game_id, version, timeout=30))
+    )
+    waiter.start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    watch.close()
+    waiter.join(timeout=5)
+    assert answers == [None] and time.monotonic() - started < 2.0
+    assert watch.wait("game", game_id, version, timeout=30) is None  # and every later one
