@@ -38,7 +38,8 @@ STREAM_SECONDS = 25.0
 HEARTBEAT_SECONDS = 5.0
 RETRY_MILLISECONDS = 2000
 """How long a browser waits before reconnecting a stream that ended or broke."""
-SETTINGS = {"LIVE_STREAMS": int}
+SETTINGS = {"LIVE_STREAMS": int, "LIVE_STREAM_SECONDS": float}
+"""``LIVE_STREAM_SECONDS``: shorter streams for a proxy that closes idle ones sooner."""
 
 
 class StreamsFull(Exception):
@@ -46,7 +47,7 @@ class StreamsFull(Exception):
 
 
 def config_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
-    """``LIVE_STREAMS`` from the environment (a number of 0 or more)."""
+    """``LIVE_STREAMS`` (0 or more) and ``LIVE_STREAM_SECONDS`` from the environment."""
     settings = {"LIVE_STREAMS": DEFAULT_STREAMS}
     settings.update(workers.settings_from_env(SETTINGS, overrides, frozenset({"LIVE_STREAMS"})))
     return {key: value for key, value in settings.items() if key not in overrides}

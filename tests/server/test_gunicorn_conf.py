@@ -16,6 +16,7 @@ VARIABLES = (
     "PORT",
     "WEB_CONCURRENCY",
     "GUNICORN_THREADS",
+    "LIVE_STREAMS",
     "GUNICORN_TIMEOUT",
     "GUNICORN_ACCESS_LOG",
     "GUNICORN_CONTROL_SOCKET",
@@ -33,7 +34,8 @@ def settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     conf = settings(monkeypatch)
     assert conf["workers"] == min(2 * multiprocessing.cpu_count() + 1, 8)
-    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == ("gthread", 4, 30)
+    # 4 request threads, and 200 for event streams
+    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == ("gthread", 204, 30)
     assert conf["bind"] == "127.0.0.1:8000" and conf["preload_app"] is True
     assert conf["accesslog"] == "-" and "%(U)s" in conf["access_log_format"]
     assert "%(r)s" not in conf["access_log_format"]  # no query strings (tokens) in logs
@@ -50,7 +52,8 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
         GUNICORN_ACCESS_LOG="",
     )
     assert conf["bind"] == "0.0.0.0:9000"
-    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 8, None)
+    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 208, None)
+    assert settings(monkeypatch, GUNICORN_THREADS="8", LIVE_STREAMS="0")["threads"] == 8
     assert settings(monkeypatch, GUNICORN_BIND="unix:/run/sk.sock")["bind"] == "unix:/run/sk.sock"
     assert settings(monkeypatch, WEB_CONCURRENCY="lots")["workers"] >= 1  # ignored, default
 

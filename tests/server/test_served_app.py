@@ -188,6 +188,7 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.import_page": ("/games/import", 200, "text/html"),
     "web.game": ("/games/{id}", 200, "text/html"),
     "web.game_version": ("/games/{id}/version", 200, "application/json"),
+    "web.game_stream": ("/games/{id}/stream", 200, "text/event-stream"),
     "web.deal": ("/games/{id}/deals/1", 200, "text/html"),
     "web.edit_deal": ("/games/{id}/deals/3/edit", 200, "text/html"),
     "web.undo": ("/games/{id}/undo", 200, "text/html"),
@@ -299,7 +300,7 @@ def join_with_csrf(server: Server, path: str) -> str:
 def test_every_page_kind_answers_when_served(database_url: str, serve: Serve) -> None:
     """Every GET endpoint, with an editor's session, through gunicorn's forked workers."""
     played = play_finished_game(database_url)
-    server = serve(database_url)
+    server = serve(database_url, env={"LIVE_STREAM_SECONDS": "0.5"})  # a stream ends soon
     cookie = join_with_csrf(server, f"/games/{played.game_id}/join/{played.token}")
     assert cookie
     status, made = call(server, "POST", "/api/v1/circles", {"name": "Club", "members": ["Rana"]})
