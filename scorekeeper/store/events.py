@@ -26,6 +26,7 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.errors import IllegalError, StateError
 from scorekeeper.rules.events.draw import Round, Table, draw_round
 from scorekeeper.rules.events.standings import Scoring, Standing, TableResult, Tally
+from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import zero_sum_report
@@ -257,6 +258,18 @@ def asks_first_king(loaded: games.LoadedGame) -> bool:
     return first_king_open(db.session(), loaded.id, loaded.rules)
 
 
+def names_first_king_by_deal(loaded: games.LoadedGame) -> bool:
+    """Whether this game is a club night's table whose first deal names (or, corrected,
+    changes) the first king (R2), whatever has been recorded since: for the phone."""
+    return first_king_open(db.session(), loaded.id, loaded.rules)
+
+
+def game_state(loaded: games.LoadedGame) -> dict[str, Any]:
+    """The API's game state, with ``first_king_open``: a club night's table whose first
+    king is still to be named by its first deal, the player dealt the 7♥ (R2)."""
+    return {**loaded.state(), "first_king_open": asks_first_king(loaded)}
+
+
 @dataclass(frozen=True)
 class TableNotes:
     """What a game's page says of it as a club night's table."""
@@ -271,8 +284,9 @@ def table_notes(loaded: games.LoadedGame) -> TableNotes:
     """One lookup for any game; one more for a club night's table."""
     if event_of_game(loaded.id) is None:
         return TableNotes(False, [])
-    fixed = loaded.rules.kingdom_order is KingdomOrder.CUSTOM and bool(loaded.rules.king_order)
-    return TableNotes(not loaded.log and not fixed, seat_changes(loaded.id))
+    return TableNotes(
+        not loaded.log and first_king_from_deal(loaded.rules), seat_changes(loaded.id)
+    )
 
 
 def seat_changes(game_id: str) -> list[EventChangeView]:
