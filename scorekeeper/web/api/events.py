@@ -92,6 +92,7 @@ def drawn_json(drawn: services.DrawnRound) -> dict[str, Any]:
         "seed": drawn.seed,
         "tables": tables,
         "sitting_out": list(drawn.sitting_out),
+        "left_out": list(drawn.left_out),
     }
 
 
@@ -135,7 +136,8 @@ def close_event(event_id: str) -> Response:
 
 @bp.post("/events/<event_id>/players")
 def add_player(event_id: str) -> Response:
-    """Extension: a late arrival ``{"name": …}``, drawn from the next round on."""
+    """Extension: a late arrival ``{"name": …}``, or a player who left and is back, drawn
+    from the next round on."""
     require_director(event_id)
     name = json_body().get("name")
     return event_response(services.add_player(event_id, name), 201)  # type: ignore[arg-type]
