@@ -152,6 +152,19 @@ def add_event_player(event_id: str) -> Page:
     return redirect(url_for("web.event", event_id=event_id))
 
 
+@bp.post("/events/<event_id>/players/leave")
+def event_player_leaves(event_id: str) -> Page:
+    """A player goes home between rounds: drawn no more from the next round on."""
+    require_director(event_id)
+    name = request.form.get("name", "")
+    try:
+        services.player_leaves(event_id, name)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(_("%(player)s is not drawn from the next round on.", player=isolate(name)), "success")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
 @bp.post("/events/<event_id>/rounds/<int:number>/replace")
 def replace_event_player(event_id: str, number: int) -> Page:
     """A player leaves mid-round: the substitute the director chose takes his seat."""
