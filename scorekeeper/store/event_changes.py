@@ -9,10 +9,12 @@
   recorded) are drawn again without the leaver, seeded like any draw; tables that
   started are kept as they are.
 
-Either way the leaver is drawn no more from the next round on, the change is kept
-with the round (:class:`~scorekeeper.store.events_models.EventChange`) and all of it
-is one transaction: refused (a closed event, a locked round, a player at no table…)
-nothing is saved.
+Either way the leaver is drawn no more from the next round on (a round already drawn
+goes on without him too: :func:`_out_of_later_rounds`), until the director says he is
+back (:func:`scorekeeper.store.events.add_player`). The change is kept with the round
+(:class:`~scorekeeper.store.events_models.EventChange`) and all of it is one
+transaction: refused (a closed event, a locked round, a player at no table…) nothing
+is saved.
 """
 
 from __future__ import annotations
@@ -58,29 +60,81 @@ def replace_player(event_id: str, number: int, leaving: str, substitute: str) ->
                 player=leaving,
             )
         name = _substitute_name(session, event, number, substitute)
-        changed = replace_in_round(drawn.as_round(), leaving, name)
-        seat = table.players.index(leaving)
         version = event.version + 1
-        _store_seats(session, event_id, changed, {table.number}, version)
-        _set_sitting_out(session, event_id, changed)
-        games.rename_seat(session, table.game_id, seat, name)
-        if event.circle_id is not None:
-            circles.relink_seat(session.connection(), event.circle_id, table.game_id, seat, name)
+        _seat_substitute(session, event, drawn, table, leaving, name, version)
         _leaves(session, event, leaving, number + 1)
-        _keep_change(
-            session,
-            event_id,
-            round=number,
-            kind="replace",
-            player=leaving,
-            substitute=name,
-            table=table.number,
-            seat=seat,
-            after_deals=table.deals,
-            game_id=table.game_id,
-        )
+        _out_of_later_rounds(session, event, number, leaving, name, version)
         events.bump_event(session, event_id, version)
     return events.load_event(event_id)
+
+
+def _seat_substitute(
+    session: Any,
+    event: EventView,
+    drawn: EventRoundView,
+    table: EventTableView,
+    leaving: str,
+    name: str,
+    version: int,
+    left_in: int | None = None,
+) -> None:
+    """``name`` takes the seat of ``leaving`` at ``table``; the round's changes say so."""
+    changed = replace_in_round(drawn.as_round(), leaving, name)
+    seat = table.players.index(leaving)
+    _store_seats(session, event.id, changed, {table.number}, version)
+    _set_sitting_out(session, event.id, changed)
+    games.rename_seat(session, table.game_id, seat, name)
+    if event.circle_id is not None:
+        circles.relink_seat(session.connection(), event.circle_id, table.game_id, seat, name)
+    _keep_change(
+        session,
+        event.id,
+        round=drawn.number,
+        kind="replace",
+        player=leaving,
+        substitute=name,
+        table=table.number,
+        seat=seat,
+        after_deals=table.deals,
+        game_id=table.game_id,
+        left_in=left_in,
+    )
+
+
+def _out_of_later_rounds(
+    session: Any, event: EventView, number: int, leaving: str, substitute: str, version: int
+) -> None:
+    """The rounds drawn after round ``number`` but before he left go on without him, so
+    the director need not take him out by hand. Sitting out there, he is no longer listed;
+    at a table that has not started, whoever sits that round out takes his seat (his
+    substitute first), a change of that round like any replacement; at a table that
+    started, or with nobody sitting out, he stays for the director to decide."""
+    for later in event.drawn[number:]:
+        if later.locked:
+            continue
+        if leaving in later.sitting_out:
+            out = tuple(n for n in later.sitting_out if n != leaving)
+            _set_sitting_out(session, event.id, Round(later.number, later.seed, (), out))
+        else:
+            table = next((t for t in later.tables if leaving in t.players), None)
+            takers = sorted(later.sitting_out, key=lambda n: n != substitute)
+            if table is None or table.deals > 0 or not takers:
+                continue
+            _seat_substitute(
+                session, event, later, table, leaving, takers[0], version, left_in=number
+            )
+        _add_left_out(session, event.id, later, leaving)
+
+
+def _add_left_out(session: Any, event_id: str, drawn: EventRoundView, name: str) -> None:
+    """``name`` is listed among those the round goes on without, having left."""
+    if name in drawn.left_out:
+        return
+    session.execute(
+        update(ROUNDS)
+        .where(ROUNDS.c.event_id == event_id, ROUNDS.c.number == drawn.number)
+        .values(left_out=[*drawn.left_out, name])
+    )
 
 
 def redraw(event_id: str, number: int, leaving: str, director_token: str) -> DrawnRound:
@@ -121,6 +175,7 @@ def redraw(event_id: str, number: int, leaving: str, director_token: str) -> Dra
             session.connection().execute(insert(TABLES), rows)
         _set_sitting_out(session, event_id, again)
         _leaves(session, event, leaving, number)
+        _add_left_out(session, event_id, drawn, leaving)
         _keep_change(
             session,
             event_id,
@@ -131,7 +186,8 @@ def redraw(event_id: str, number: int, leaving: str, director_token: str) -> Dra
             tables=[t.number for t in fresh],
         )
         events.bump_event(session, event_id, version)
-    return DrawnRound(number, seed, tuple(tables), again.sitting_out)
+    left_out = (*drawn.left_out, leaving)
+    return DrawnRound(number, seed, tuple(tables), again.sitting_out, left_out)
 
 
 # --- checks ----------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from scorekeeper.rules.errors import StateError
+from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game import Game
-from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import events_models as em
 
 DIRECTOR_SOURCE = "director"
@@ -106,6 +107,6 @@ def first_king_open(session: Session, game_id: str, rules: RuleSet) -> bool:
     7♥ (R2): the table's first deal names him. Only an agreed kingdom order fixes the
     first king beforehand.
     """
-    if rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order:
+    if not first_king_from_deal(rules):
         return False
     return session.connection().execute(IS_TABLE, {"game_id": game_id}).first() is not None

@@ -26,6 +26,7 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.errors import IllegalError, StateError
 from scorekeeper.rules.events.draw import Round, Table, draw_round
 from scorekeeper.rules.events.standings import Scoring, Standing, TableResult, Tally
+from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import zero_sum_report
@@ -116,6 +117,9 @@ class EventChangeView:
     after_deals: int | None
     seed: str | None
     tables: tuple[int, ...]
+    left_in: int | None = None
+    """The round he left in, when earlier than this one: a round drawn before he left,
+    whose seat went to someone sitting out, without the director asking."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,8 @@ class EventRoundView:
     locked: bool
     tables: tuple[EventTableView, ...]
     changes: tuple[EventChangeView, ...] = ()
+    left_out: tuple[str, ...] = ()
+    """Players not drawn in this round because they had left."""
 
     def as_round(self) -> Round:
         """The round as the draw sees it (for the next round's draw)."""
@@ -181,6 +187,18 @@ class EventView:
 
     def present(self, number: int) -> list[str]:
         return [p.name for p in self.players if p.present_in(number)]
+
+    def gone(self, number: int) -> list[str]:
+        """Players not drawn in round ``number`` because they had left."""
+        return [p.name for p in self.players if p.left_round is not None and p.left_round <= number]
+
+    def player_who_left(self, name: str) -> EventPlayerView | None:
+        """The player of this name (any case) who has left, if any."""
+        wanted = str(name).strip().casefold()
+        return next(
+            (p for p in self.players if p.left_round is not None and p.name.casefold() == wanted),
+            None,
+        )
 
     def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
         """Standings over ``rounds`` (all by default); everyone present counts from 0."""
@@ -257,6 +275,18 @@ def asks_first_king(loaded: games.LoadedGame) -> bool:
     return first_king_open(db.session(), loaded.id, loaded.rules)
 
 
+def names_first_king_by_deal(loaded: games.LoadedGame) -> bool:
+    """Whether this game is a club night's table whose first deal names (or, corrected,
+    changes) the first king (R2), whatever has been recorded since: for the phone."""
+    return first_king_open(db.session(), loaded.id, loaded.rules)
+
+
+def game_state(loaded: games.LoadedGame) -> dict[str, Any]:
+    """The API's game state, with ``first_king_open``: a club night's table whose first
+    king is still to be named by its first deal, the player dealt the 7♥ (R2)."""
+    return {**loaded.state(), "first_king_open": asks_first_king(loaded)}
+
+
 @dataclass(frozen=True)
 class TableNotes:
     """What a game's page says of it as a club night's table."""
@@ -271,8 +301,9 @@ def table_notes(loaded: games.LoadedGame) -> TableNotes:
     """One lookup for any game; one more for a club night's table."""
     if event_of_game(loaded.id) is None:
         return TableNotes(False, [])
-    fixed = loaded.rules.kingdom_order is KingdomOrder.CUSTOM and bool(loaded.rules.king_order)
-    return TableNotes(not loaded.log and not fixed, seat_changes(loaded.id))
+    return TableNotes(
+        not loaded.log and first_king_from_deal(loaded.rules), seat_changes(loaded.id)
+    )
 
 
 def seat_changes(game_id: str) -> list[EventChangeView]:
@@ -344,6 +375,7 @@ def _change_view(c: Any) -> EventChangeView:
         c.after_deals,
         c.seed,
         tuple(c.tables or ()),
+        c.left_in,
     )
 
 
@@ -380,6 +412,7 @@ def _view(
             r.locked,
             tuple(by_round.get(r.number, [])),
             tuple(changed.get(r.number, [])),
+            tuple(r.left_out or ()),
         )
         for r in rounds
     )
@@ -454,6 +487,8 @@ class DrawnRound:
     seed: str
     tables: tuple[DrawnTable, ...]
     sitting_out: tuple[str, ...]
+    left_out: tuple[str, ...] = ()
+    """Players not drawn because they had left."""
 
 
 def table_token(director_token: str, game_id: str) -> str:
@@ -499,6 +534,7 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
                 "number": drawn.number,
                 "seed": drawn.seed,
                 "sitting_out": list(drawn.sitting_out),
+                "left_out": event.gone(drawn.number),
                 "locked": False,
                 "drawn_at": models.utcnow(),
             },
@@ -506,7 +542,8 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         rows = [table_row(event_id, drawn.number, t, version) for t in tables]
         session.connection().execute(insert(TABLES), rows)
         bump_event(session, event_id, version)
-    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out)
+    left_out = tuple(event.gone(drawn.number))
+    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out)
 
 
 def start_tables(
@@ -613,11 +650,15 @@ def close_event(event_id: str) -> EventView:
 
 
 def add_player(event_id: str, name: str) -> EventView:
-    """A late arrival: drawn from the next round on."""
+    """A late arrival, or a player who left and is back: drawn from the next round on."""
     with write_transaction() as session:
         lock_event_row(session, event_id)
         event = load_event(event_id)
         refuse_closed(event)
+        if event.player_who_left(name) is not None:
+            _comes_back(session, event, str(name))
+            bump_event(session, event_id, event.version + 1)
+            return load_event(event_id)
         names = clean_event_players([p.name for p in event.players] + [name])
         session.execute(
             insert(PLAYERS),
@@ -630,6 +671,18 @@ def add_player(event_id: str, name: str) -> EventView:
         )
         bump_event(session, event_id, event.version + 1)
     return load_event(event_id)
+
+
+def _comes_back(session: Any, event: EventView, name: str) -> None:
+    """A player who left is present again: drawn from the next round on (the rounds he
+    missed count as sat out, so he is not the first to sit out again)."""
+    back = event.player_who_left(name)
+    assert back is not None  # the caller found him
+    session.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.event_id == event.id, PLAYERS.c.name == back.name)
+        .values(left_round=None, joined_round=max(back.joined_round, event.next_round))
+    )
 
 
 def player_leaves(event_id: str, name: str) -> EventView:

@@ -81,6 +81,9 @@ class EventRound(db.Model):  # type: ignore[name-defined,misc]
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     seed: Mapped[str] = mapped_column(String(SEED_LENGTH))
     sitting_out: Mapped[list[str]] = mapped_column(JSON)
+    left_out: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """Players not drawn in this round because they had left (None: drawn before this was
+    kept)."""
     locked: Mapped[bool] = mapped_column(Boolean, default=False)
     drawn_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -136,6 +139,9 @@ class EventChange(db.Model):  # type: ignore[name-defined,misc]
     """The re-draw's seed."""
     tables: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     """The tables a re-draw drew again."""
+    left_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The round the player left in, when it is earlier than this change's: a round drawn
+    before he left, whose seat the app gave to someone sitting out."""
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     __table_args__ = (

@@ -627,6 +627,8 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
     ),
     # store/event_input.py
     "event_circle": N_("“circle” must be a circle's id."),
+    # rules/events/tables.py (the same words as the deal form's)
+    "first_king_needed": N_("Choose who was dealt the 7♥."),
     "event_name": N_("Give the club night a name of 1 to %(max)d characters, on one line."),
     "event_players": N_("List the players present by name (at most %(max)d)."),
     "event_rules_partnership": N_(

@@ -41,7 +41,7 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.store import games as services
 from scorekeeper.store.circles.errors import CircleNotFound, CircleRefusal, MemberNotFound
-from scorekeeper.store.events import EventNotFound
+from scorekeeper.store.events import EventNotFound, game_state
 from scorekeeper.store.snapshot import (
     DealNotFound,
     GameNotFound,
@@ -294,7 +294,7 @@ def _with_game(response: Response, game_id: object) -> Response:
         loaded = None
     if loaded is None:
         return response
-    answer = jsonify({**response.get_json(), "game": loaded.state()})
+    answer = jsonify({**response.get_json(), "game": game_state(loaded)})
     answer.set_etag(str(loaded.version))
     return answer
 
@@ -385,7 +385,9 @@ def store_refusal(error: LookupError | StaleVersion) -> Answer:
     if isinstance(error, StaleVersion):
         if is_api_request():
             response = jsonify(
-                ok=False, errors=[error_body(message, field="If-Match")], game=error.loaded.state()
+                ok=False,
+                errors=[error_body(message, field="If-Match")],
+                game=game_state(error.loaded),
             )
             response.set_etag(str(error.loaded.version))
             return response, 412

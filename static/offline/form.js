@@ -263,12 +263,48 @@
     if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
   }
 
-  prefill();
-  if (!navigator.onLine) {
-    hideStale();
-    Promise.all([O.gameData(box.getAttribute("data-offline-url")), Outbox.list(gameId)]).then(function (found) {
-      var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
-      return O.check(found[0], O.pendingOf(waiting), null).then(function (answer) { title(found[0], answer); });
-    }).catch(function () {});
+  // A club night's table names its first king with its first deal (R2): the question
+  // "Who was dealt the 7?" is asked exactly while the phone's game has no entry yet. A copy
+  // of the form kept before a first deal saved on this phone asks it no more; one kept
+  // later asks it again after an undo back to the start.
+  function sevenGroup(data) {
+    var group = O.el("fieldset", "seats");
+    group.id = "king-group";
+    group.setAttribute("data-testid", "seven-hearts");
+    group.appendChild(O.el("legend", "", box.getAttribute("data-text-seven-legend")));
+    group.appendChild(O.el("p", "hint", box.getAttribute("data-text-seven-hint")));
+    var choices = group.appendChild(O.el("div", "choices four"));
+    data.players.forEach(function (name, seat) {
+      var label = choices.appendChild(O.el("label", "choice"));
+      var input = label.appendChild(document.createElement("input"));
+      input.type = "radio"; input.name = "king"; input.value = String(seat); input.id = "king-" + seat;
+      label.appendChild(O.el("span", "", name)).setAttribute("dir", "auto");
+    });
+    return group;
   }
+
+  function fitSeven(data, answer) {
+    if (n || !answer.ok) return;
+    var group = document.getElementById("king-group");
+    if (group && !answer.first_king_open) group.remove();
+    else if (!group && answer.first_king_open) {
+      var version = field("version");
+      form.insertBefore(sevenGroup(data), version ? version.nextSibling : form.firstChild);
+    }
+  }
+
+  prefill();
+  // Offline, or with entries waiting (the server's page knows nothing of them), the form is
+  // fitted to the game as the engine on the phone replays it.
+  Outbox.list(gameId).then(function (entries) {
+    var waiting = entries.filter(function (e) { return e.state === "waiting"; });
+    if (navigator.onLine && !waiting.length) return;
+    hideStale();
+    return O.gameData(box.getAttribute("data-offline-url")).then(function (data) {
+      return O.check(data, O.pendingOf(waiting), null).then(function (answer) {
+        title(data, answer);
+        fitSeven(data, answer);
+      });
+    });
+  }).catch(function () {});
 })();

@@ -59,7 +59,18 @@
 
   // --- the board as the phone computes it -------------------------------------------------
 
-  function showBoard(state) {
+  // A club night's table whose first deal, saved on this phone, named the first king (R2):
+  // the page, worded before it, still says the deal form will ask who it is.
+  function namedKing(state) {
+    var first = document.querySelector('[data-testid="turn"] p');
+    if (!first || !text("kingdom-king")) return;
+    var parts = O.fill(text("kingdom-king"), { number: state.kingdoms.length }).split("%(king)s");
+    first.textContent = parts[0];
+    first.appendChild(O.el("strong", "", names[state.current_king]));
+    first.appendChild(document.createTextNode(parts.slice(1).join("")));
+  }
+
+  function showBoard(state, firstKingOpen) {
     state.totals.forEach(function (total, seat) {
       var cell = document.querySelector('[data-testid="total-' + seat + '"] .total-score');
       if (cell) cell.textContent = O.score(total);
@@ -76,6 +87,7 @@
     }
     var king = document.querySelector('[data-testid="turn"] strong');
     if (king && state.current_king !== null) king.textContent = names[state.current_king];
+    else if (!king && state.current_king !== null && !firstKingOpen) namedKing(state);
     all('[data-testid="leader"], [data-testid="dealer-line"], [data-testid="turn"] .hint').forEach(function (node) {
       node.hidden = true;  // worded by the server for the game it last saw
     });
@@ -288,7 +300,7 @@
       if (!waiting.length) { showPending([], data, null); return null; }
       return O.check(data, O.pendingOf(waiting), null).then(function (answer) {
         if (!answer.ok) return;
-        showBoard(answer.state);
+        showBoard(answer.state, answer.first_king_open);
         showPending(entries, data, answer.state);
       });
     }).catch(function () {});

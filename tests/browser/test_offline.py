@@ -711,3 +711,70 @@ def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
     expect(page.locator("#kh_doubled")).to_be_checked()
     expect(page.locator("#kh_doubled_by-1")).to_be_checked()
     expect(page.get_by_test_id("kh-doubled")).to_be_visible()
+
+
+# --- a club night's table: its first deal names the first king (R2) -------------------------
+
+CLUB = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
+NO_KING = {"contracts": ["trix"], "captures": {"trix_order": [1, 0, 3, 2]}}
+WORKER_SAYS = """(entry) => fetch(document.querySelector('[data-offline-form]')
+    .getAttribute('data-offline-url')).then((r) => r.json())
+    .then((data) => window.SKOffline.check(data, [], {action: 'record', entry: entry}))"""
+
+
+def drawn_table(app: Flask) -> dict[str, Any]:
+    """The first table of a club night's first round, drawn through the API."""
+    client = app.test_client()
+    made = client.post("/api/v1/events", json={"name": "Club", "players": CLUB}).get_json()
+    auth = {"Authorization": f"Bearer {made['director_token']}"}
+    table: dict[str, Any] = client.post(
+        f"/api/v1/events/{made['id']}/rounds", headers=auth
+    ).get_json()["tables"][0]
+    return table
+
+
+@needs_pyodide
+def test_r2_a_tables_first_deal_offline_asks_who_was_dealt_the_7h_and_syncs_him(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    table = drawn_table(app)
+    players = table["players"]
+    context = contexts()
+    page = context.new_page()
+    game_url = join(page, live_server, table["game"], table["edit_token"])
+    keep_offline(page)
+    context.set_offline(True)
+    page.goto(game_url)
+
+    thumb = open_form(page, TRIX)
+    expect(page.get_by_test_id("seven-hearts")).to_be_visible()
+    # The engine in the phone's worker refuses a first deal that names nobody, in the
+    # form's words, and the form asks before it is sent there.
+    answer = page.evaluate(WORKER_SAYS, NO_KING)
+    assert answer["ok"] is False and answer["status"] == 422
+    assert [(e["field"], e["message"]) for e in answer["errors"]] == [
+        ("king", "Choose who was dealt the 7♥.")
+    ]
+    fill(thumb, TRIX)
+    page.get_by_test_id("save-deal").click()
+    expect(page.get_by_test_id("offline-errors")).to_have_text("Choose who was dealt the 7♥.")
+    expect(page.locator("#king-group [data-offline-error]")).to_be_visible()
+    tap_choice(thumb, "king-2")
+    save(page)
+    # The phone's board follows the 7♥'s holder: he is king of the first kingdom.
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text(
+        players[2], timeout=ENGINE_MS
+    )
+    # The next deal's form, kept before the first deal, asks no more.
+    thumb = open_form(page, KING)
+    expect(page.get_by_test_id("seven-hearts")).to_have_count(0, timeout=ENGINE_MS)
+    fill(thumb, KING)
+    save(page)
+    assert server_log(app, table["game"]) == []
+
+    back_online(page, context)
+    log = server_log(app, table["game"])
+    assert [(e["contracts"], e.get("king")) for e in log] == [(["trix"], 2), (["king"], None)]
+    state = app.test_client().get(f"/api/v1/games/{table['game']}").get_json()
+    assert state["first_king_open"] is False
+    assert [d["king"] for d in state["kingdoms"][0]["deals"]] == [2, 2]

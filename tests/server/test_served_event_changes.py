@@ -108,3 +108,34 @@ def test_a_served_director_corrects_a_locked_tables_deal_with_the_deal_form(
     assert [r["source"] for r in deal["revisions"]] == ["api", "director"]
     director.close()
     assert "Traceback" not in server.log_text()
+
+
+def test_a_served_club_night_keeps_a_leaver_out_of_rounds_until_he_is_back(
+    serve: Serve, database_url: str
+) -> None:
+    server = serve(database_url, workers=2, threads=2)
+    client = server.client()
+    body = {"name": "Night", "players": NINE, "round": "kingdom", "rounds": 4, "seed": 4}
+    status, _, created = client.call("POST", "/api/v1/events", body)
+    assert status == 201, created
+    url = f"/api/v1/events/{created['id']}"
+    auth = {"Authorization": f"Bearer {created['director_token']}"}
+    first = client.call("POST", f"{url}/rounds", None, auth)[2]
+    second = client.call("POST", f"{url}/rounds", None, auth)[2]
+    outs = (first["sitting_out"][0], second["sitting_out"][0])
+    leaving = next(n for t in second["tables"] for n in t["players"] if n not in outs)
+    replace = {"player": leaving, "substitute": outs[0]}
+    status, _, event = client.call("POST", f"{url}/rounds/1/replace", replace, auth)
+    assert status == 200, event
+    # Round 2, drawn before he left, goes on without him.
+    later = event["rounds_drawn"][1]
+    assert later["left_out"] == [leaving] and later["changes"][0]["left_in"] == 1
+    assert leaving not in [n for t in later["tables"] for n in t["players"]]
+    status, _, third = client.call("POST", f"{url}/rounds", None, auth)
+    assert status == 201 and third["left_out"] == [leaving]
+    status, _, event = client.call("POST", f"{url}/players", {"name": leaving}, auth)
+    assert status == 201 and event["left"] == []
+    status, _, fourth = client.call("POST", f"{url}/rounds", None, auth)
+    assert status == 201 and fourth["left_out"] == []
+    assert leaving in [n for t in fourth["tables"] for n in t["players"]] + fourth["sitting_out"]
+    assert "Traceback" not in server.log_text()

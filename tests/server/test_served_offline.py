@@ -154,3 +154,51 @@ def test_a_form_whose_answer_was_lost_then_synced_is_written_once_when_served(
     assert phone.call("POST", f"/api/v1/games/{restored['id']}/deals", retry, auth)[0] == 201
     assert phone.json(f"/api/v1/games/{restored['id']}")["version"] == 2  # not written again
     assert "Traceback" not in server.log_text()
+
+
+def test_r2_a_tables_first_deal_synced_names_the_first_king_when_served(
+    serve: Any, database_url: str
+) -> None:
+    server = serve(database_url, workers=2, threads=2)
+    port = int(server.url.rsplit(":", 1)[1])
+    phone = Browser(port)
+    players = [*PLAYERS, "Hadi", "Maya", "Nour", "Ziad"]
+    json_headers = {"Content-Type": "application/json"}
+    made = json.loads(
+        phone.call(
+            "POST",
+            "/api/v1/events",
+            json.dumps({"name": "Club", "players": players}).encode(),
+            json_headers,
+        )[2]
+    )
+    auth = {"Authorization": f"Bearer {made['director_token']}"}
+    table = json.loads(phone.call("POST", f"/api/v1/events/{made['id']}/rounds", None, auth)[2])[
+        "tables"
+    ][0]
+    join = f"/games/{table['game']}/join/{table['edit_token']}"
+    _, _, page = phone.call("GET", join)
+    token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token is not None
+    form = urllib.parse.urlencode({"csrf_token": token.group(1).decode()}).encode()
+    assert (
+        phone.call("POST", join, form, {"Content-Type": "application/x-www-form-urlencoded"})[0]
+        == 303
+    )
+    copy = phone.json(f"/games/{table['game']}/offline.json")
+    assert copy["first_king_from_deal"] is True and copy["first_king_open"] is True
+    assert phone.json(f"/api/v1/games/{table['game']}")["first_king_open"] is True
+    headers = {**json_headers, "X-CSRFToken": copy["csrf_token"]}
+
+    def sync(entry_id: str, entry: dict[str, Any]) -> tuple[int, Any]:
+        body = json.dumps({"entry_id": entry_id, "action": "record", "entry": entry}).encode()
+        status, _, data = phone.call("POST", copy["urls"]["sync"], body, headers)
+        return status, json.loads(data)
+
+    status, refused = sync("club-1", TRIX)
+    assert status == 422 and refused["errors"][0]["message"] == "Choose who was dealt the 7♥."
+    status, first = sync("club-2", {**TRIX, "king": 3})
+    assert status == 201 and first["deal"]["king"] == 3
+    state = phone.json(f"/api/v1/games/{table['game']}")
+    assert state["first_king_open"] is False and state["current_king"] == 3
+    assert sum(len(k["deals"]) for k in state["kingdoms"]) == 1

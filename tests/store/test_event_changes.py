@@ -158,3 +158,84 @@ def test_r2_outside_a_club_night_or_under_an_agreed_order_the_first_king_stands(
         "not_the_king",
         lambda: games.record_deal(table.game_id, replace(trix((0, 1, 2, 3)), king=2)),
     )
+
+
+# --- a player who left stays out of later rounds, until he is back ---------------------------
+
+
+def test_a_replaced_player_is_not_drawn_again_and_each_later_draw_says_so(db_app: Flask) -> None:
+    event, token = night()
+    leaving = event.drawn[0].tables[0].players[1]
+    event_changes.replace_player(event.id, 1, leaving, event.drawn[0].sitting_out[0])
+    for number in (2, 3):
+        drawn = events.draw_next_round(event.id, token)
+        seated = [n for t in drawn.tables for n in t.players]
+        assert leaving not in seated and leaving not in drawn.sitting_out
+        assert drawn.left_out == (leaving,)
+        assert events.load_event(event.id).drawn[number - 1].left_out == (leaving,)
+
+
+def test_a_round_drawn_before_he_left_gives_his_seat_to_whoever_sits_it_out(
+    db_app: Flask,
+) -> None:
+    event, token = night()
+    events.draw_next_round(event.id, token)
+    event = events.load_event(event.id)
+    first, second = event.drawn
+    substitute, waiting = first.sitting_out[0], second.sitting_out[0]
+    leaving = next(n for t in second.tables for n in t.players if n not in (substitute, waiting))
+    table = next(t for t in second.tables if leaving in t.players)
+    after = event_changes.replace_player(event.id, 1, leaving, substitute)
+    later = after.drawn[1]
+    moved = next(t for t in later.tables if t.number == table.number)
+    taker = substitute if substitute in second.sitting_out else waiting
+    assert moved.players[table.players.index(leaving)] == taker
+    assert leaving not in [n for t in later.tables for n in t.players]
+    assert games.load_game(moved.game_id).players == list(moved.players)
+    assert later.left_out == (leaving,) and taker not in later.sitting_out
+    [change] = later.changes
+    assert (change.kind, change.player, change.substitute, change.left_in) == (
+        "replace",
+        leaving,
+        taker,
+        1,
+    )
+
+
+def test_a_round_drawn_before_he_left_no_longer_lists_him_sitting_out(db_app: Flask) -> None:
+    event, token = night()
+    events.draw_next_round(event.id, token)
+    event = events.load_event(event.id)
+    first, second = event.drawn
+    leaving = second.sitting_out[0]
+    after = event_changes.replace_player(event.id, 1, leaving, first.sitting_out[0])
+    assert after.drawn[1].sitting_out == () and after.drawn[1].left_out == (leaving,)
+    assert after.drawn[1].tables == second.tables and not after.drawn[1].changes
+
+
+def test_a_started_table_of_a_later_round_keeps_him_for_the_director(db_app: Flask) -> None:
+    event, token = night()
+    events.draw_next_round(event.id, token)
+    second = events.load_event(event.id).drawn[1]
+    table = second.tables[0]
+    leaving = next(n for n in table.players if n not in event.drawn[0].sitting_out)
+    games.record_deal(table.game_id, trix((0, 1, 2, 3)))
+    after = event_changes.replace_player(event.id, 1, leaving, event.drawn[0].sitting_out[0])
+    assert after.drawn[1].tables[0].players == table.players and not after.drawn[1].changes
+
+
+def test_a_player_who_left_is_drawn_again_once_the_director_says_he_is_back(
+    db_app: Flask,
+) -> None:
+    event, token = night()
+    leaving = event.drawn[0].tables[0].players[1]
+    event_changes.replace_player(event.id, 1, leaving, event.drawn[0].sitting_out[0])
+    events.draw_next_round(event.id, token)
+    back = events.add_player(event.id, leaving.upper())
+    assert leaving not in [p.name for p in back.players if p.left_round is not None]
+    assert [p.name for p in back.players].count(leaving) == 1
+    drawn = events.draw_next_round(event.id, token)
+    assert leaving in [n for t in drawn.tables for n in t.players] + list(drawn.sitting_out)
+    assert drawn.left_out == ()
+    # The rounds he missed still say so.
+    assert events.load_event(event.id).drawn[1].left_out == (leaving,)

@@ -673,6 +673,9 @@ def event_cases() -> Iterator[Callable[[], object]]:
     yield lambda: replace_player(drawn, drawn.sitting_out[0], "F")
     yield lambda: replace_player(drawn, drawn.tables[0].seats[0], drawn.tables[0].seats[1])
     yield lambda: redraw_round(drawn, [], drawn.tables[0].seats[0], [1], "s")
+    from scorekeeper.rules.events.tables import named_first_king
+
+    yield lambda: named_first_king(DealEntry((T,), Captures(trix_order=(0, 1, 2, 3))))
     yield lambda: parse_leaving_body({"player": 3}, substitute=False)
     yield lambda: check_places([1, 2])
     base = {"name": "N", "players": ["A", "B", "C", "D"]}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from scorekeeper.store import backup
+from scorekeeper.store.events import game_state
 from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.api.games import bp
 
@@ -26,7 +27,7 @@ def export_game(game_id: str) -> Response:
 def import_game() -> tuple[Response, int]:
     """Restore a backup as a new game: 201 with its id, its new edit token and its state."""
     loaded, token = backup.import_game(json_body())
-    response = jsonify(id=loaded.id, edit_token=token, game=loaded.state())
+    response = jsonify(id=loaded.id, edit_token=token, game=game_state(loaded))
     response.set_etag(str(loaded.version))
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{loaded.id}"
     return response, 201

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from scorekeeper.store import event_changes
 from scorekeeper.store import events as services
 from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
+from scorekeeper.store.events import game_state
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import bearer_token, json_body, require_bearer
@@ -91,6 +92,7 @@ def drawn_json(drawn: services.DrawnRound) -> dict[str, Any]:
         "seed": drawn.seed,
         "tables": tables,
         "sitting_out": list(drawn.sitting_out),
+        "left_out": list(drawn.left_out),
     }
 
 
@@ -134,7 +136,8 @@ def close_event(event_id: str) -> Response:
 
 @bp.post("/events/<event_id>/players")
 def add_player(event_id: str) -> Response:
-    """Extension: a late arrival ``{"name": …}``, drawn from the next round on."""
+    """Extension: a late arrival ``{"name": …}``, or a player who left and is back, drawn
+    from the next round on."""
     require_director(event_id)
     name = json_body().get("name")
     return event_response(services.add_player(event_id, name), 201)  # type: ignore[arg-type]
@@ -156,4 +159,4 @@ def correct_deal(event_id: str, table_game: str, n: int) -> Response:
     entry = parse_deal_body(json_body())
     loaded = services.correct_deal(event_id, table_game, n, entry, expected)
     deal = loaded.game.deals[n - 1].to_dict()
-    return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)
+    return _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.store import games as services
 from scorekeeper.store import live
+from scorekeeper.store.events import game_state
 from scorekeeper.store.input import (
     parse_deal_body,
     parse_entry_id,
@@ -127,7 +128,7 @@ def create_game() -> Response:
     """Start a game: 201 with its id, its edit token (shown only now) and its state."""
     new = parse_new_game_body(json_body())
     loaded, token = services.create_game(new.players, new.first_king, new.rules)
-    body = {"id": loaded.id, "edit_token": token, "game": loaded.state()}
+    body = {"id": loaded.id, "edit_token": token, "game": game_state(loaded)}
     response = _with_etag(body, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{loaded.id}"
     return response
@@ -146,7 +147,7 @@ def get_game(game_id: str) -> Response:
             response.set_etag(str(version))
             return response
     loaded = services.load_game(game_id)
-    return _with_etag(loaded.state(), loaded, 200)
+    return _with_etag(game_state(loaded), loaded, 200)
 
 
 @bp.post("/games/<game_id>/deals")
@@ -159,7 +160,7 @@ def record_deal(game_id: str) -> Response:
     deal, loaded, n = _deal_written(
         lambda: services.record_deal(game_id, entry, expected, source=SOURCE, entry_id=entry_id),
     )
-    response = _with_etag({"deal": deal, "game": loaded.state()}, loaded, 201)
+    response = _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{game_id}/deals/{n}"
     return response
 
@@ -197,7 +198,7 @@ def edit_deal(game_id: str, n: int) -> Response:
             n,
         ),
     )
-    return _with_etag({"deal": deal, "game": loaded.state()}, loaded, 200)
+    return _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)
 
 
 @bp.delete("/games/<game_id>/deals/last")
@@ -209,7 +210,7 @@ def undo_last(game_id: str) -> Response:
     loaded = _game_written(
         lambda: services.undo_last(game_id, expected, source=SOURCE, entry_id=entry_id)
     )
-    return _with_etag({"game": loaded.state()}, loaded, 200)
+    return _with_etag({"game": game_state(loaded)}, loaded, 200)
 
 
 @bp.post("/games/<game_id>/redeals")
@@ -222,4 +223,4 @@ def record_redeal(game_id: str) -> Response:
     loaded = _game_written(
         lambda: services.record_redeal(game_id, entry, expected, source=SOURCE, entry_id=entry_id)
     )
-    return _with_etag({"redeal": entry.to_dict(), "game": loaded.state()}, loaded, 201)
+    return _with_etag({"redeal": entry.to_dict(), "game": game_state(loaded)}, loaded, 201)

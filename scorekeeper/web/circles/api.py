@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
+from scorekeeper.store.events import game_state
 from scorekeeper.store.input import parse_new_game_body
 from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.circles.access import require_circle_token
@@ -54,7 +55,7 @@ def start_game(circle_id: str) -> Response:
     require_circle_token(circle_id)
     new = parse_new_game_body(json_body())
     loaded, token = services.start_game(circle_id, new.players, new.first_king, new.rules)
-    response = jsonify({"id": loaded.id, "edit_token": token, "game": loaded.state()})
+    response = jsonify({"id": loaded.id, "edit_token": token, "game": game_state(loaded)})
     response.status_code = 201
     response.set_etag(str(loaded.version))
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{loaded.id}"

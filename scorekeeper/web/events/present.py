@@ -49,6 +49,7 @@ def round_json(event: EventView, drawn: EventRoundView) -> dict[str, Any]:
         "finished": drawn.finished,
         "tables": [table_json(t) for t in drawn.tables],
         "sitting_out": list(drawn.sitting_out),
+        "left_out": list(drawn.left_out),
         "standings": standings_json(event.tally([drawn]).standings()),
         "changes": [change_json(c) for c in drawn.changes],
     }
@@ -65,6 +66,7 @@ def change_json(change: EventChangeView) -> dict[str, Any]:
             "table": change.table,
             "seat": change.seat,
             "after_deals": change.after_deals,
+            "left_in": change.left_in,
         }
     return {
         "kind": "redraw",

@@ -136,11 +136,32 @@ def close_club_night(event_id: str) -> Page:
 @bp.post("/events/<event_id>/players")
 def add_event_player(event_id: str) -> Page:
     require_director(event_id)
+    name = request.form.get("name", "")
+    back = services.load_event(event_id).player_who_left(name)
     try:
-        services.add_player(event_id, request.form.get("name", ""))
+        services.add_player(event_id, name)
     except RulesError as error:
         return _refused(event_id, error)
-    flash(_("The new player is drawn from the next round on."), "success")
+    if back is not None:
+        flash(
+            _("%(player)s is back: drawn again from the next round on.", player=isolate(back.name)),
+            "success",
+        )
+    else:
+        flash(_("The new player is drawn from the next round on."), "success")
+    return redirect(url_for("web.event", event_id=event_id))
+
+
+@bp.post("/events/<event_id>/players/leave")
+def event_player_leaves(event_id: str) -> Page:
+    """A player goes home between rounds: drawn no more from the next round on."""
+    require_director(event_id)
+    name = request.form.get("name", "")
+    try:
+        services.player_leaves(event_id, name)
+    except RulesError as error:
+        return _refused(event_id, error)
+    flash(_("%(player)s is not drawn from the next round on.", player=isolate(name)), "success")
     return redirect(url_for("web.event", event_id=event_id))
 
 

@@ -52,6 +52,7 @@ def _without_babel() -> None:
 _without_babel()
 
 from scorekeeper.rules.errors import Problem, RulesError, StateError  # noqa: E402
+from scorekeeper.rules.events.tables import named_first_king  # noqa: E402
 from scorekeeper.rules.game import Game  # noqa: E402
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict  # noqa: E402
 from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
@@ -154,6 +155,34 @@ def apply(game: Game, log: list[Entry], base: Base, p: Pending) -> tuple[Game, l
     return Game.replay(*base, changed), changed
 
 
+def table_base(base: Base, log: Sequence[Entry], p: Pending) -> Base:
+    """At a club night's table, the first deal names the first king, the player dealt the
+    7♥ (R2), as the server's store does: a first deal recorded must say who it was; a
+    correction of the first deal may change him."""
+    if not isinstance(p.entry, DealEntry):
+        return base
+    if p.action == "record" and not log:
+        king = named_first_king(p.entry)
+    elif p.action == "edit" and p.n == 1 and log and isinstance(log[0], DealEntry):
+        king = p.entry.king if p.entry.king is not None else base[1]
+    else:
+        return base
+    return (base[0], king, base[2]) if isinstance(king, int) and 0 <= king <= 3 else base
+
+
+def step(
+    game: Game, log: list[Entry], base: Base, table: bool, p: Pending
+) -> tuple[Game, list[Entry], Base]:
+    """:func:`apply`, after a table's first deal has named the first king."""
+    if table:
+        named = table_base(base, log, p)
+        if named != base:
+            base = named
+            game = Game.replay(*base, log)
+    game, log = apply(game, log, base, p)
+    return game, log, base
+
+
 def problems_of(error: RulesError) -> list[dict[str, Any]]:
     return [{**p.as_dict(), "message": say(p)} for p in error.problems]
 
@@ -161,27 +190,32 @@ def problems_of(error: RulesError) -> list[dict[str, Any]]:
 def check(raw: str) -> str:
     """Replay ``game`` (its stored ``log``), then its ``pending`` entries, then ``entry``.
 
-    Answer ``{"ok": true, "state", "deal"?, "pending": [...]}`` (``deal``: the
-    entry's deal as scored, for a record or an edit), or ``{"ok": false,
-    "status": 422 | 409, "errors": [...], "at": i}`` where ``at`` is the
-    pending entry refused (None: ``entry`` itself).
+    Answer ``{"ok": true, "state", "deal"?, "first_king_open"}`` (``deal``: the
+    entry's deal as scored, for a record or an edit; ``first_king_open``: a
+    club night's table whose next deal must say who was dealt the 7♥), or
+    ``{"ok": false, "status": 422 | 409, "errors": [...], "at": i}`` where
+    ``at`` is the pending entry refused (None: ``entry`` itself).
+
+    ``game.first_king_from_deal`` (a table, whose first deal names the first
+    king) makes a first deal without ``king`` a refusal, as the server's form.
     """
     request = json.loads(raw)
     stored = request["game"]
     base: Base = (RuleSet.from_dict(stored["rules"]), int(stored["first_king"]), stored["players"])
+    table = bool(stored.get("first_king_from_deal"))
     log = [entry_from_dict(e) for e in stored["log"]]
     game = Game.replay(*base, log)
     at: int | None = None
     try:
         for index, data in enumerate(request.get("pending", [])):
             at = index
-            game, log = apply(game, log, base, Pending.from_dict(data))
+            game, log, base = step(game, log, base, table, Pending.from_dict(data))
         at = None
         answer: dict[str, Any] = {"ok": True}
         wanted = request.get("entry")
         if wanted:
             pending = Pending.from_dict(wanted)
-            game, log = apply(game, log, base, pending)
+            game, log, base = step(game, log, base, table, pending)
             if pending.action == "record" and isinstance(pending.entry, DealEntry):
                 answer["deal"] = game.deals[-1].to_dict()
             elif pending.action == "edit" and pending.n is not None:
@@ -190,4 +224,5 @@ def check(raw: str) -> str:
         status = 409 if isinstance(error, StateError) else 422
         return json.dumps({"ok": False, "status": status, "errors": problems_of(error), "at": at})
     answer["state"] = game.to_dict()
+    answer["first_king_open"] = table and not log
     return json.dumps(answer)

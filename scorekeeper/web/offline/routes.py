@@ -10,7 +10,8 @@
   ``/offline/messages/<language>.json``: what that worker loads, from this
   origin only;
 - ``/games/<id>/offline.json``: what the phone needs to replay a game: its
-  rules, players and stored log, the phone's edit rights and a CSRF token.
+  rules, players and stored log (and, at a club night's table, that its first
+  deal names the first king), the phone's edit rights and a CSRF token.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from flask import (
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.paths import PROJECT_ROOT
+from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import SUPPORTED_LOCALES, current_locale, text_direction
 from scorekeeper.text.locale import gettext as _
@@ -260,9 +262,12 @@ def game_for_phone(game_id: str) -> Response:
         "version": loaded.version,
         "rules": loaded.rules.to_dict(),
         "first_king": loaded.first_king,
+        # A club night's table: its first deal names the first king, the 7♥'s holder (R2).
+        "first_king_from_deal": event_services.names_first_king_by_deal(loaded),
         "players": loaded.players,
         "log": [row.entry.to_dict() for row in loaded.log],
         "state": loaded.game.to_dict(),
+        "first_king_open": event_services.asks_first_king(loaded),
         "editable": editable,
         "csrf_token": generate_csrf() if editable else None,
         "language": current_locale(),

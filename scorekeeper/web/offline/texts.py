@@ -29,6 +29,9 @@ def panel_texts() -> dict[str, object]:
         "view-only": _("Offline, this phone can only show the scores: it cannot change this game."),
         "deal-of": _("Deal %(n)s of %(total)s", n="%(n)s", total="%(total)s"),
         "deal": _("Deal %(n)s: %(contracts)s", n="%(n)s", contracts="%(contracts)s"),
+        "kingdom-king": _(
+            "Kingdom %(number)s: %(king)s is king.", number="%(number)s", king="%(king)s"
+        ),
         "undo": _("Undo of the last entry"),
         "correction": _("Correction of deal %(n)s", n="%(n)s"),
         "redeal": _("Redeal."),

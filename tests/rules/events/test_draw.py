@@ -147,3 +147,33 @@ def test_partitions_lists_every_split_once() -> None:
     assert len(splits) == 35
     assert len({frozenset(frozenset(g) for g in s) for s in splits}) == 35
     assert all(sorted(itertools.chain(*s)) == NAMES[:8] for s in splits)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(5, 30),
+    rounds=st.integers(2, 6),
+    seed=st.integers(0, 10**6),
+    data=st.data(),
+)
+def test_players_who_leave_replaced_are_never_drawn_again_and_the_rest_still_are(
+    n: int, rounds: int, seed: int, data: st.DataObject
+) -> None:
+    """Players leave mid-round (someone sitting out takes the seat) and the later draws run
+    on those present: each seated once or sitting out, the leavers never."""
+    present = NAMES[:n]
+    left: list[str] = []
+    history: list[Round] = []
+    for _ in range(rounds):
+        drawn = draw_round(present, history, seed)
+        assert sorted([*drawn.seated, *drawn.sitting_out]) == sorted(present)
+        assert not set(left) & {*drawn.seated, *drawn.sitting_out}
+        if drawn.sitting_out and len(present) > 5 and data.draw(st.booleans()):
+            leaving = data.draw(st.sampled_from(sorted(drawn.seated)))
+            substitute = data.draw(st.sampled_from(sorted(drawn.sitting_out)))
+            drawn = replace_player(drawn, leaving, substitute)
+            assert leaving not in drawn.seated and substitute in drawn.seated
+            assert len(set(drawn.seated)) == len(drawn.seated)
+            present = [p for p in present if p != leaving]
+            left.append(leaving)
+        history.append(drawn)

@@ -42,6 +42,7 @@ def test_a_substitute_takes_the_seat_and_gets_the_seats_result(event: Event) -> 
             "table": 1,
             "seat": 1,
             "after_deals": 2,
+            "left_in": None,
         }
     ]
     assert state["left"] == [leaving]
@@ -227,3 +228,36 @@ def test_in_a_circles_club_night_the_substitute_is_the_seats_member_and_a_redraw
     )
     assert member == "Newcomer"
     assert client.post(url, json=kingdom()[1], headers=auth).status_code == 201
+
+
+def test_a_player_who_left_is_listed_by_each_later_draw_until_the_director_says_he_is_back(
+    client: FlaskClient,
+) -> None:
+    event = Event(client, players=NINE, round="kingdom", rounds=3)
+    first = event.draw()
+    leaving = first["tables"][0]["players"][1]
+    assert post(
+        event, "rounds/1/replace", {"player": leaving, "substitute": first["sitting_out"][0]}
+    )
+    second = event.draw()
+    assert second["left_out"] == [leaving]
+    assert event.get()["rounds_drawn"][1]["left_out"] == [leaving]
+    back = post(event, "players", {"name": leaving})
+    assert back.status_code == 201 and back.json["left"] == []
+    assert back.json["players"].count(leaving) == 1
+    third = event.draw()
+    assert third["left_out"] == []
+    assert leaving in [n for t in third["tables"] for n in t["players"]] + third["sitting_out"]
+
+
+def test_a_round_drawn_before_he_left_says_who_took_his_seat_and_why(client: FlaskClient) -> None:
+    event = Event(client, players=NINE, round="kingdom", rounds=2)
+    first, second = event.draw(), event.draw()
+    out1, out2 = first["sitting_out"][0], second["sitting_out"][0]
+    leaving = next(n for t in second["tables"] for n in t["players"] if n not in (out1, out2))
+    state = post(event, "rounds/1/replace", {"player": leaving, "substitute": out1}).json
+    later = state["rounds_drawn"][1]
+    [change] = later["changes"]
+    taker = out1 if out1 in second["sitting_out"] else out2
+    assert (change["player"], change["substitute"], change["left_in"]) == (leaving, taker, 1)
+    assert later["left_out"] == [leaving] and later["sitting_out"] == []

@@ -396,3 +396,34 @@ def test_a_player_who_leaves_is_drawn_no_more_from_the_next_round(client: FlaskC
     assert again.status_code == 422 and again.json is not None
     problem = again.json["errors"][0]
     assert problem["code"] == "event_not_a_player" and "Dana" in problem["message"]
+
+
+# --- a table's first king (R2) ---------------------------------------------------------------
+
+
+def test_r2_a_tables_state_says_its_first_king_is_open_until_its_first_deal_names_him(
+    event: Event,
+) -> None:
+    table = event.draw()["tables"][0]
+    url = f"{API}/games/{table['game']}"
+    before = event.client.get(url).json
+    assert before is not None and before["first_king_open"] is True
+    answer = deal(event.client, table, {**kingdom(2)[0], "king": 2})
+    assert answer.status_code == 201 and answer.json is not None
+    assert answer.json["game"]["first_king_open"] is False
+    after = event.client.get(url).json
+    assert after is not None and after["first_king_open"] is False
+    assert after["current_king"] == 2 and after["kingdoms"][0]["king"] == 2
+
+
+def test_r2_an_ordinary_game_or_an_agreed_kingdom_order_leaves_no_first_king_open(
+    client: FlaskClient,
+) -> None:
+    made = client.post(f"{API}/games", json={"players": EIGHT[:4], "first_king": 1}).json
+    assert made is not None and made["game"]["first_king_open"] is False
+    order = {"kingdom_order": "custom", "king_order": [2, 3, 0, 1]}
+    ordered = Event(client, rules=order)
+    table = ordered.draw()["tables"][0]
+    state = client.get(f"{API}/games/{table['game']}").json
+    assert state is not None and state["first_king_open"] is False
+    assert state["current_king"] == 2

@@ -160,3 +160,49 @@ def test_the_director_of_one_club_night_does_not_edit_anothers_tables(
     assert 'data-testid="directing"' not in client.get(f"/games/{game_id}").get_data(as_text=True)
     assert post_deal(other, game_id, "trix", {**TRIX, "king": "0"}).status_code == 302
     assert sources(game_id) == ["director"]
+
+
+def test_a_player_who_left_is_out_of_the_next_round_already_drawn_and_can_come_back(
+    client: FlaskClient,
+) -> None:
+    event_id, event = night(client)
+    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    second = events.load_event(event_id).drawn[1]
+    out1, out2 = event.drawn[0].sitting_out[0], second.sitting_out[0]
+    leaving = next(n for t in second.tables for n in t.players if n not in (out1, out2))
+    table = next(t for t in second.tables if leaving in t.players)
+    form = {"player": leaving, "substitute": out1}
+    assert client.post(f"/events/{event_id}/rounds/1/replace", data=form).status_code == 302
+    page = html(client.get(f"/events/{event_id}"))
+    assert (
+        f"Table {table.number}: {leaving} left in round 1, so {out2}, who was sitting out, "
+        "takes his seat." in page
+    )
+    assert f"Not drawn, having left: {leaving}" in page
+    assert 'data-testid="back-player"' in page
+    response = client.post(f"/events/{event_id}/players", data={"name": leaving})
+    assert response.status_code == 302
+    page = html(client.get(response.headers["Location"]))
+    assert f"{leaving} is back: drawn again from the next round on." in page
+    assert 'data-testid="back-player"' not in page
+    assert leaving in events.load_event(event_id).present(3)
+
+
+def test_a_player_who_goes_home_between_rounds_is_not_drawn_until_he_is_back(
+    client: FlaskClient,
+) -> None:
+    event_id, event = night(client)
+    leaving = event.drawn[0].tables[0].players[0]
+    response = client.post(f"/events/{event_id}/players/leave", data={"name": leaving})
+    assert response.status_code == 302
+    page = html(client.get(response.headers["Location"]))
+    assert f"{leaving} is not drawn from the next round on." in page
+    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    second = events.load_event(event_id).drawn[1]
+    assert leaving not in [n for t in second.tables for n in t.players]
+    assert second.left_out == (leaving,)
+    assert f"Not drawn, having left: {leaving}" in html(client.get(f"/events/{event_id}"))
+    refused = client.post(f"/events/{event_id}/players/leave", data={"name": "Nobody"})
+    assert "Nobody is not among this club night&#39;s players." in html(
+        client.get(refused.headers["Location"])
+    )

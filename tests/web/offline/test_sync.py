@@ -136,3 +136,65 @@ def test_a_malformed_entry_is_refused_and_nothing_is_written(
 ) -> None:
     assert phone.sync(body).status_code == status
     assert phone.deals() == 0
+
+
+# --- a club night's table: its first deal names the first king (R2) --------------------------
+
+
+class TablePhone(Phone):
+    """A browser that joined a club night's table through its edit link (CSRF on)."""
+
+    def __init__(self, client: FlaskClient) -> None:  # no game form: a drawn table
+        self.client = client
+        players = [*NAMES, "Hadi", "Maya", "Nour", "Ziad"]
+        made = client.post("/api/v1/events", json={"name": "Club", "players": players}).get_json()
+        auth = {"Authorization": f"Bearer {made['director_token']}"}
+        table = client.post(f"/api/v1/events/{made['id']}/rounds", headers=auth).get_json()
+        self.game_id = table["tables"][0]["game"]
+        join = f"/games/{self.game_id}/join/{table['tables'][0]['edit_token']}"
+        page = client.get(join).get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+        assert token is not None
+        assert client.post(join, data={"csrf_token": token.group(1)}).status_code == 303
+        self.copy = client.get(f"/games/{self.game_id}/offline.json").get_json()
+
+
+def test_r2_a_tables_copy_for_the_phone_says_its_first_deal_names_the_first_king(
+    client: FlaskClient,
+) -> None:
+    table = TablePhone(client)
+    assert table.copy["first_king_from_deal"] is True and table.copy["first_king_open"] is True
+    ordinary = Phone(client)
+    assert ordinary.copy["first_king_from_deal"] is False
+    assert ordinary.copy["first_king_open"] is False
+
+
+def test_r2_a_tables_first_deal_synced_without_the_7h_holder_is_refused_and_nothing_saved(
+    client: FlaskClient,
+) -> None:
+    table = TablePhone(client)
+    refused = table.sync({"entry_id": "t1", "action": "record", "entry": TRIX})
+    assert refused.status_code == 422
+    assert refused.json is not None and refused.json["ok"] is False
+    [error] = refused.json["errors"]
+    assert (error["rule"], error["field"], error["message"]) == (
+        "R2",
+        "king",
+        "Choose who was dealt the 7♥.",
+    )
+    assert table.deals() == 0
+
+
+def test_r2_a_tables_first_deal_synced_with_the_7h_holder_makes_him_first_king_once(
+    client: FlaskClient,
+) -> None:
+    table = TablePhone(client)
+    body = {"entry_id": "t2", "action": "record", "entry": {**TRIX, "king": 2}}
+    first, again = table.sync(body), table.sync(body)
+    assert first.status_code == again.status_code == 201
+    assert first.json["deal"]["king"] == 2 and first.json["game"]["first_king_open"] is False
+    state = client.get(f"/api/v1/games/{table.game_id}").get_json()
+    assert table.deals() == 1 and state["kingdoms"][0]["king"] == 2
+    # The next deal needs no king: the first king is known.
+    follow = table.sync({"entry_id": "t3", "action": "record", "entry": KING})
+    assert follow.status_code == 201 and follow.json["deal"]["king"] == 2
