@@ -35,7 +35,7 @@ from scorekeeper.web import workers
 DEFAULT_STREAMS = 200
 """Streams per worker (``LIVE_STREAMS``); 0 turns them off (every page polls)."""
 STREAM_SECONDS = 25.0
-HEARTBEAT_SECONDS = 5.0
+HEARTBEAT_SECONDS = 12.0
 RETRY_MILLISECONDS = 2000
 """How long a browser waits before reconnecting a stream that ended or broke."""
 SETTINGS = {"LIVE_STREAMS": int, "LIVE_STREAM_SECONDS": float}

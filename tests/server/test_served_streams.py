@@ -116,7 +116,7 @@ def test_served_streams_beyond_a_workers_slots_are_refused_at_once(
             listener.close()
 
 
-def _wait_for_a_slot(server: Server, game_id: str, within: float = 15.0) -> None:
+def _wait_for_a_slot(server: Server, game_id: str, within: float = 25.0) -> None:
     """A closed stream's slot comes back once the server notices (at its next heartbeat)."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
