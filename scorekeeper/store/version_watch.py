@@ -98,9 +98,13 @@ class VersionWatch:
     def announce(self, kind: str, ident: str, version: int | None) -> None:
         """``kind``/``ident`` is now at ``version`` (None: deleted): wake who waits for it."""
         with self._lock:
-            for waiter in self._waiters.get((kind, ident), ()):
-                waiter.version = version
-                waiter.woken.set()
+            self._wake((kind, ident), version)
+
+    def _wake(self, key: Key, version: int | None) -> None:
+        """(Under the lock.)"""
+        for waiter in self._waiters.get(key, ()):
+            waiter.version = version
+            waiter.woken.set()
 
     def close(self) -> None:
         """Every wait ends now, and every later one at once (the worker is stopping)."""
@@ -167,12 +171,13 @@ class VersionWatch:
         for kind, idents in by_kind.items():
             found.update(_versions(connection, kind, idents))
         connection.rollback()  # never hold a snapshot (it would keep SQLite's WAL growing)
-        for key in keys:
-            version = found.get(key)
-            if self._known.get(key) != version:
-                if version is not None:
-                    self._known[key] = version
-                self.announce(*key, version)
+        with self._lock:
+            for key in keys:
+                version = found.get(key)
+                if key in self._waiters and self._known.get(key) != version:
+                    if version is not None:
+                        self._known[key] = version
+                    self._wake(key, version)
 
 
 def _versions(connection: Connection, kind: str, idents: list[str]) -> Iterable[tuple[Key, int]]:
