@@ -106,6 +106,7 @@
   // Replace every region the user is not busy in; announce the change otherwise.
   Live.prototype.swap = function (state) {
     var self = this;
+    var before = this.version;
     return fetch(this.box.getAttribute("data-page-url"), {
       cache: "no-store",
       credentials: "same-origin"
@@ -117,7 +118,35 @@
       var freshBox = fresh.querySelector("[data-live]");
       if (freshBox) self.version = freshBox.getAttribute("data-version");
       var kept = self.replaceRegions(fresh);
-      if (kept) self.announce(state); else self.clearBanner();
+      if (!kept) { self.clearBanner(); return null; }
+      if (state) { self.announce(state); return null; }
+      return self.stateSince(before).then(function (found) { self.announce(found || {}); });
+    });
+  };
+
+  // What changed since version ``before`` (its sentence for the banner), or null.
+  Live.prototype.stateSince = function (before) {
+    return fetch(this.url, {
+      headers: { "If-None-Match": '"' + before + '"', "Accept": "application/json" },
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) { return response.status === 200 ? response.json() : null; });
+  };
+
+  // A stream told of a new version: on the game page the fresh page is all it needs
+  // (the change's sentence is asked for only if a region is kept); elsewhere, a poll.
+  Live.prototype.follow = function (version) {
+    var self = this;
+    this.latest = version;
+    if (this.mode !== "swap") { this.poll(); return; }
+    if (this.inFlight) return;  // caught up when the one in flight ends
+    this.inFlight = true;
+    this.swap(null).catch(function () {
+      self.failures += 1;
+      self.setOnline(false);
+    }).then(function () {
+      self.inFlight = false;
+      if (Number(self.latest) > Number(self.version) && !self.failures) self.follow(self.latest);
     });
   };
 
@@ -179,7 +208,7 @@
     this.timer = null;
     source.addEventListener("version", function (event) {
       self.streamed();
-      if (event.data !== self.version) self.poll();
+      if (event.data !== self.version) self.follow(event.data);
     });
     source.addEventListener("open", function () { self.streamed(); });
     source.addEventListener("error", function () {

@@ -88,7 +88,25 @@ def test_a_page_follows_the_game_by_its_stream_and_does_not_poll(
     saved = time.monotonic()
     expect(total_of(viewer, 1)).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
     assert time.monotonic() - saved < 1.0  # pushed: no poll interval to wait for
-    assert len(polls) == 1  # the changed version's state, fetched once
+    assert polls == []  # the fresh page is all the game page needs
+
+
+def test_a_game_page_busy_in_a_form_keeps_it_and_says_what_changed(
+    live_server: str, contexts: Callable[[], BrowserContext]
+) -> None:
+    phone = contexts()
+    recorder, reader = phone.new_page(), phone.new_page()  # two tabs, both may edit
+    game_url = start_game(recorder, live_server)
+    watch(reader, game_url)
+    reader.get_by_test_id("redeal").locator("summary").click()  # busy in "Fix a mistake"
+    record_king(recorder, game_url, taker=2)
+    banner = reader.get_by_test_id("live-banner")
+    expect(banner).to_contain_text(
+        "Deal 1 was recorded meanwhile: \u2068Rana\u2069's King of Hearts.",
+        timeout=LIVE_DEADLINE_MS,
+    )
+    expect(reader.get_by_test_id("redeal")).to_have_attribute("open", "")  # kept as it was
+    expect(total_of(reader, 2)).to_have_text("−75")  # the board moved on
 
 
 def test_a_page_refused_a_stream_polls_instead(
