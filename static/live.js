@@ -1,28 +1,21 @@
-// scorekeeper: live updates. A page showing a game listens to its event stream
-// (server-sent events: each new version as soon as it is recorded) while visible.
-// Where there is no stream (no EventSource, or the server has no stream to spare:
-// a 503) it polls the version every 1.5 s instead (If-None-Match: an unchanged
-// game costs a bodiless 304), and tries the stream again a minute later.
-// When another phone changes the game:
-//  - on the game page ("swap"), each [data-live-region] is replaced by the
-//    fresh page's, unless the user is busy with a form inside it;
-//  - on a deal form ("banner"), nothing typed is touched: a banner says what
-//    changed; saving then meets the stale-version check and keeps the input.
-// Errors and offline back off (up to 30 s) and show a small notice.
-// Every visible text comes from the page (data-* attributes).
+// scorekeeper: live updates. A visible game page listens to its event stream;
+// without one (no EventSource, or a 503) it polls every 1.5 s and tries the stream
+// again a minute later. On a change the game page ("swap") replaces the regions
+// the user is not busy in; a deal form ("banner") keeps its input and says what
+// changed. Every text comes from the page (data-*).
 "use strict";
 
 (function () {
   var INTERVAL = 1500;
   var MAX_DELAY = 30000;
-  var STREAM_AGAIN = 60000;  // after a refused stream, polls until then
-  var QUIET_DROP = 3000;  // a stream reconnecting within this is not "offline"
+  var STREAM_AGAIN = 60000;
+  var QUIET_DROP = 3000;  // a stream back within this was never "offline"
 
   function all(root, selector) {
     return Array.prototype.slice.call(root.querySelectorAll(selector));
   }
 
-  // Forms the user has typed into (or is focused in) must not be replaced.
+  // Forms typed or focused in are never replaced.
   function busy(region) {
     var active = document.activeElement;
     if (active && active !== document.body && region.contains(active) && active.form) return true;
@@ -43,55 +36,58 @@
     this.banner = box.querySelector("[data-live-banner]");
     this.offline = box.querySelector("[data-live-offline]");
     this.streamUrl = box.getAttribute("data-stream-url");
-    this.source = null;
-    this.streamTimer = null;
-    this.dropTimer = null;
+    this.source = this.streamTimer = this.dropTimer = this.timer = null;
     this.failures = 0;
-    this.timer = null;
     this.inFlight = false;
     this.changes = [];
   }
 
-  Live.prototype.schedule = function (delay) {
+  // Polls back off after failures; none while hidden or streamed.
+  Live.prototype.schedule = function () {
     var self = this;
     clearTimeout(this.timer);
     this.timer = null;
-    if (document.hidden || this.source) return;  // resumed by visibilitychange; or streamed
+    if (document.hidden || this.source) return;
+    var delay = Math.min(MAX_DELAY, INTERVAL * Math.pow(2, this.failures));
     this.timer = setTimeout(function () { self.poll(); }, delay);
   };
 
-  Live.prototype.delay = function () {
-    if (!this.failures) return INTERVAL;
-    return Math.min(MAX_DELAY, INTERVAL * Math.pow(2, this.failures));
-  };
-
-  Live.prototype.poll = function () {
-    var self = this;
-    if (this.inFlight || document.hidden) return;
-    this.inFlight = true;
-    fetch(this.url, {
-      headers: { "If-None-Match": '"' + this.version + '"', "Accept": "application/json" },
-      cache: "no-store",
-      credentials: "same-origin"
+  // The state since ``version`` (null: unchanged).
+  Live.prototype.since = function (version) {
+    return fetch(this.url, {
+      headers: { "If-None-Match": '"' + version + '"' },
+      cache: "no-store"
     }).then(function (response) {
       if (response.status === 304) return null;
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.json();
-    }).then(function (state) {
-      self.setOnline(true);
-      if (state && String(state.version) !== self.version) return self.changed(state);
-      return null;
-    }).catch(function () {
+    });
+  };
+
+  // One fetch at a time: the state since this page's version, or (a version the
+  // stream sent, on the game page) just the fresh page; the banner's sentence is
+  // then asked for only if a region is kept.
+  Live.prototype.poll = function (streamed) {
+    var self = this;
+    if (this.inFlight || document.hidden) return;
+    this.inFlight = true;
+    var work = streamed && this.mode === "swap" ? this.swap(null) :
+      this.since(this.version).then(function (state) {
+        if (state && String(state.version) !== self.version) return self.changed(state);
+        return null;
+      });
+    work.then(function () { self.setOnline(true); }, function () {
       self.failures += 1;
       self.setOnline(false);
     }).then(function () {
       self.inFlight = false;
-      self.schedule(self.delay());
+      if (!self.source) self.schedule();
+      else if (Number(self.latest) > Number(self.version) && !self.failures) self.poll(true);
     });
   };
 
   Live.prototype.setOnline = function (online) {
-    if (online) this.failures = 0;
+    if (online) { this.failures = 0; clearTimeout(this.dropTimer); this.dropTimer = null; }
     this.offline.textContent = this.box.getAttribute("data-offline-text");
     this.offline.hidden = online;
   };
@@ -107,10 +103,7 @@
   Live.prototype.swap = function (state) {
     var self = this;
     var before = this.version;
-    return fetch(this.box.getAttribute("data-page-url"), {
-      cache: "no-store",
-      credentials: "same-origin"
-    }).then(function (response) {
+    return fetch(this.box.getAttribute("data-page-url"), { cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.text();
     }).then(function (html) {
@@ -120,33 +113,7 @@
       var kept = self.replaceRegions(fresh);
       if (!kept) { self.clearBanner(); return null; }
       if (state) { self.announce(state); return null; }
-      return self.stateSince(before).then(function (found) { self.announce(found || {}); });
-    });
-  };
-
-  // What changed since version ``before`` (its sentence for the banner), or null.
-  Live.prototype.stateSince = function (before) {
-    return fetch(this.url, {
-      headers: { "If-None-Match": '"' + before + '"', "Accept": "application/json" },
-      cache: "no-store",
-      credentials: "same-origin"
-    }).then(function (response) { return response.status === 200 ? response.json() : null; });
-  };
-
-  // A stream told of a new version: on the game page the fresh page is all it needs
-  // (the change's sentence is asked for only if a region is kept); elsewhere, a poll.
-  Live.prototype.follow = function (version) {
-    var self = this;
-    this.latest = version;
-    if (this.mode !== "swap") { this.poll(); return; }
-    if (this.inFlight) return;  // caught up when the one in flight ends
-    this.inFlight = true;
-    this.swap(null).catch(function () {
-      self.failures += 1;
-      self.setOnline(false);
-    }).then(function () {
-      self.inFlight = false;
-      if (Number(self.latest) > Number(self.version) && !self.failures) self.follow(self.latest);
+      return self.since(before).then(function (found) { self.announce(found || {}); });
     });
   };
 
@@ -196,21 +163,20 @@
     return Boolean(this.streamUrl && window.EventSource && !this.streamTimer);
   };
 
-  // Each version the server sends that this page does not show is fetched as a poll
-  // would fetch it. A stream the server ends (after 25 s, or when a worker stops) or a
-  // short drop reconnects by itself; a refused one (503) leaves the page polling.
+  // A stream ended by the server or a short drop reconnects by itself; a refused
+  // one leaves the page polling.
   Live.prototype.listen = function () {
     var self = this;
     if (this.source || document.hidden) return;
     var source = new EventSource(this.streamUrl);
     this.source = source;
     clearTimeout(this.timer);
-    this.timer = null;
     source.addEventListener("version", function (event) {
-      self.streamed();
-      if (event.data !== self.version) self.follow(event.data);
+      self.setOnline(true);
+      self.latest = event.data;
+      if (event.data !== self.version) self.poll(true);
     });
-    source.addEventListener("open", function () { self.streamed(); });
+    source.addEventListener("open", function () { self.setOnline(true); });
     source.addEventListener("error", function () {
       if (source.readyState === EventSource.CLOSED) {
         self.stopListening();
@@ -218,17 +184,11 @@
           self.streamTimer = null;
           self.resume();
         }, STREAM_AGAIN);
-        self.schedule(INTERVAL);
+        self.schedule();
       } else if (!self.dropTimer) {
         self.dropTimer = setTimeout(function () { self.setOnline(false); }, QUIET_DROP);
       }
     });
-  };
-
-  Live.prototype.streamed = function () {
-    clearTimeout(this.dropTimer);
-    this.dropTimer = null;
-    this.setOnline(true);
   };
 
   Live.prototype.stopListening = function () {
@@ -238,7 +198,6 @@
     this.dropTimer = null;
   };
 
-  // Back in view, online again, or the stream may be tried again.
   Live.prototype.resume = function () {
     if (document.hidden) return;
     if (this.canStream()) this.listen(); else this.poll();
@@ -249,25 +208,22 @@
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden) { self.resume(); return; }
       clearTimeout(self.timer);
-      self.timer = null;
       self.stopListening();  // a phone in a pocket holds no stream
     });
     window.addEventListener("online", function () {
       self.failures = 0;
-      self.stopListening();  // a stream opened afresh shows the server is reachable again
+      self.stopListening();  // a fresh stream shows the server is back
       self.resume();
     });
     window.addEventListener("offline", function () { self.setOnline(false); });
     document.addEventListener("input", markDirty, true);
     document.addEventListener("change", markDirty, true);
     this.box.setAttribute("data-live-started", "1");
-    if (this.canStream()) this.listen(); else this.schedule(INTERVAL);
+    if (this.canStream()) this.listen(); else this.schedule();
   };
 
-  // The screen stays on while a game is open: the phone lies on the table between
-  // deals. A wake lock is dropped whenever the page is hidden, so it is asked for
-  // again each time the page comes back; a refusal (low battery, no support) is
-  // of no consequence and is ignored.
+  // The screen stays on while a game is open; asked again each time the page comes
+  // back (hiding drops the lock); a refusal is ignored.
   function keepAwake() {
     if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
     function ask() {
