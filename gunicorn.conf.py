@@ -8,7 +8,7 @@ which wins over this file):
 - ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
 - ``GUNICORN_THREADS``: request threads per worker (default 4); ``GUNICORN_TIMEOUT``
   (default 30 s).
-- ``LIVE_STREAMS``: event streams per worker (default 200; 0: pages poll instead),
+- ``LIVE_STREAMS``: event streams per worker (default 300; 0: pages poll instead),
   each on a thread of its own added to the request threads.
 - ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off). No
   line ever holds an edit token: query strings are left out, and the edit link's

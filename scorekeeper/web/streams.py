@@ -32,7 +32,7 @@ from scorekeeper.extensions import db
 from scorekeeper.store import version_watch
 from scorekeeper.web import workers
 
-DEFAULT_STREAMS = 200
+DEFAULT_STREAMS = 300
 """Streams per worker (``LIVE_STREAMS``); 0 turns them off (every page polls)."""
 STREAM_SECONDS = 25.0
 HEARTBEAT_SECONDS = 12.0

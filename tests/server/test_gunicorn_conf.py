@@ -34,8 +34,8 @@ def settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     conf = settings(monkeypatch)
     assert conf["workers"] == min(2 * multiprocessing.cpu_count() + 1, 8)
-    # 4 request threads, and 200 for event streams
-    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == ("gthread", 204, 30)
+    # 4 request threads, and 300 for event streams
+    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == ("gthread", 304, 30)
     assert conf["bind"] == "127.0.0.1:8000" and conf["preload_app"] is True
     assert conf["accesslog"] == "-" and "%(U)s" in conf["access_log_format"]
     assert "%(r)s" not in conf["access_log_format"]  # no query strings (tokens) in logs
@@ -52,7 +52,7 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
         GUNICORN_ACCESS_LOG="",
     )
     assert conf["bind"] == "0.0.0.0:9000"
-    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 208, None)
+    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 308, None)
     assert settings(monkeypatch, GUNICORN_THREADS="8", LIVE_STREAMS="0")["threads"] == 8
     assert settings(monkeypatch, GUNICORN_BIND="unix:/run/sk.sock")["bind"] == "unix:/run/sk.sock"
     assert settings(monkeypatch, WEB_CONCURRENCY="lots")["workers"] >= 1  # ignored, default
