@@ -66,11 +66,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper.web import hardening, limits, unchanged
+    from scorekeeper.web import hardening, limits, streams, unchanged
 
     hardening.init_app(app)
     limits.init_app(app)
     unchanged.init_app(app)  # unchanged polls answered 304 before the app runs
+    streams.init_app(app)  # the stream threads never serve other requests
 
 
 def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:

@@ -144,22 +144,27 @@ class VersionWatch:
                 self._closed.wait(FALLBACK_EVERY)
 
     def _watch_once(self) -> None:
+        """Look while anyone waits and the feed does not listen; a connection of the pool
+        is held only meanwhile."""
         sqlite = self.engine.dialect.name == "sqlite"
-        with self.engine.connect() as connection:
-            written = None
-            while not self.closed:
-                self._someone_waits.wait()
-                if self.feed is not None and self.feed.listening:
-                    self._closed.wait(FALLBACK_EVERY)  # the feed's notices announce
-                    continue
-                if sqlite:
-                    now = _data_version(connection)
-                    if now != written:
+        while not self.closed:
+            self._someone_waits.wait()
+            if self.feed is not None and self.feed.listening:
+                self._closed.wait(FALLBACK_EVERY)  # the feed's notices announce
+                continue
+            with self.engine.connect() as connection:
+                written = None
+                while self._should_look():
+                    if not sqlite:
+                        self._read(connection)
+                    elif (now := _data_version(connection)) != written:
                         written = now
                         self._read(connection)
-                else:
-                    self._read(connection)
-                self._closed.wait(SQLITE_EVERY if sqlite else FALLBACK_EVERY)
+                    self._closed.wait(SQLITE_EVERY if sqlite else FALLBACK_EVERY)
+
+    def _should_look(self) -> bool:
+        listening = self.feed is not None and self.feed.listening
+        return not self.closed and self._someone_waits.is_set() and not listening
 
     def _read(self, connection: Connection) -> None:
         """Read the followed versions; announce every one that moved since the last read."""

@@ -23,10 +23,10 @@ import select
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
 
 from scorekeeper.extensions import db
 from scorekeeper.store import version_watch
@@ -149,3 +149,32 @@ def _event(version: int) -> bytes:
 def close_streams() -> None:
     """End every stream of this process now: its worker is stopping."""
     version_watch.close_all()
+
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class RequestSlots:
+    """At most ``GUNICORN_THREADS`` requests of a worker run at once, as before the stream
+    threads were added: those threads must not serve other requests meanwhile, each of
+    which would want one of the database connections sized for the request threads. A
+    stream holds a slot only while it starts (its events are sent after the app returns)."""
+
+    def __init__(self, wsgi: WSGIApp, size: int) -> None:
+        self.wsgi = wsgi
+        # Made in the master (preload) and free there: each worker forks its own copy.
+        self._slots = threading.BoundedSemaphore(max(1, size))
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        with self._slots:
+            return self.wsgi(environ, start_response)
+
+
+def request_threads() -> int:
+    """The request threads of a gunicorn worker (``GUNICORN_THREADS``, default 4)."""
+    raw = os.environ.get("GUNICORN_THREADS", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 4
+
+
+def init_app(app: Flask) -> None:
+    app.wsgi_app = RequestSlots(app.wsgi_app, request_threads())  # type: ignore[method-assign]
