@@ -13,7 +13,9 @@ gunicorn.conf.py gives every worker :data:`DEFAULT_STREAMS` threads for streams
 on top of its request threads, and each worker lets at most that many
 streams open at once: a stream beyond them is answered 503 at once, and the page
 polls instead (static/live.js), so streams can never take the threads the
-other requests need.
+other requests need. Nor can the other requests take the stream threads:
+:class:`RequestSlots` lets a worker run only as many of them at once as it
+has request threads, as before streams (its database pool is sized for them).
 """
 
 from __future__ import annotations
