@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +29,7 @@ from sqlalchemy.engine import Engine
 
 from scorekeeper.store import events_models as em
 from scorekeeper.store import models
+from scorekeeper.store.per_engine import PerEngine
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,6 @@ class VersionFeed:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.pid = os.getpid()
         self._versions: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         self._listening = False
@@ -180,8 +179,7 @@ class VersionFeed:
             raw.close()
 
 
-_FEEDS: dict[int, VersionFeed] = {}
-_FEEDS_LOCK = threading.Lock()
+_FEEDS: PerEngine[VersionFeed] = PerEngine(VersionFeed, VersionFeed.stop)
 
 
 def feed_for(engine: Engine) -> VersionFeed | None:
@@ -189,17 +187,4 @@ def feed_for(engine: Engine) -> VersionFeed | None:
     where the database sends no notices (SQLite)."""
     if engine.dialect.name != "postgresql":
         return None
-    key = id(engine)
-    with _FEEDS_LOCK:
-        feed = _FEEDS.get(key)
-        if feed is None or feed.pid != os.getpid() or feed.engine is not engine:
-            feed = _FEEDS[key] = VersionFeed(engine)
-            event.listen(engine, "engine_disposed", lambda _engine: _forget(key))
-    return feed
-
-
-def _forget(key: int) -> None:
-    with _FEEDS_LOCK:
-        feed = _FEEDS.pop(key, None)
-    if feed is not None and feed.pid == os.getpid():
-        feed.stop()
+    return _FEEDS.get(engine)

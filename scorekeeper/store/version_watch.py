@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import threading
 import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
 from scorekeeper.store import events_models as em
 from scorekeeper.store import models
+from scorekeeper.store.per_engine import PerEngine
 from scorekeeper.store.version_feed import VersionFeed, feed_for
 from scorekeeper.store.versions import current_version
 
@@ -61,7 +61,6 @@ class VersionWatch:
     def __init__(self, engine: Engine, feed: VersionFeed | None) -> None:
         self.engine = engine
         self.feed = feed
-        self.pid = os.getpid()
         self._lock = threading.Lock()
         self._waiters: dict[Key, set[_Waiter]] = {}
         self._known: dict[Key, int] = {}
@@ -202,33 +201,18 @@ def _versions(connection: Connection, kind: str, idents: list[str]) -> Iterable[
             yield (kind, str(ident)), int(version)
 
 
-_WATCHES: dict[int, VersionWatch] = {}
-_WATCHES_LOCK = threading.Lock()
+_WATCHES: PerEngine[VersionWatch] = PerEngine(
+    lambda engine: VersionWatch(engine, feed_for(engine)), VersionWatch.close
+)
 
 
 def watch_for(engine: Engine) -> VersionWatch:
     """This process's watch for ``engine`` (started on first use, after any fork)."""
-    key = id(engine)
-    with _WATCHES_LOCK:
-        watch = _WATCHES.get(key)
-        if watch is None or watch.pid != os.getpid() or watch.engine is not engine:
-            watch = _WATCHES[key] = VersionWatch(engine, feed_for(engine))
-            event.listen(engine, "engine_disposed", lambda _engine: _forget(key))
-    return watch
-
-
-def _forget(key: int) -> None:
-    """The engine is disposed of: its watch stops, and its waits end."""
-    with _WATCHES_LOCK:
-        watch = _WATCHES.pop(key, None)
-    if watch is not None and watch.pid == os.getpid():
-        watch.close()
+    return _WATCHES.get(engine)
 
 
 def close_all() -> None:
     """End every wait in this process (its worker is stopping): the streams close."""
-    with _WATCHES_LOCK:
-        watches = [w for w in _WATCHES.values() if w.pid == os.getpid()]
-    for watch in watches:
+    for watch in _WATCHES.here():
         with contextlib.suppress(Exception):
             watch.close()
