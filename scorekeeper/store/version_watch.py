@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,9 +47,10 @@ COLUMNS = {"game": (models.Game.id, models.Game.version), "event": (em.Event.id,
 
 
 class _Waiter:
-    __slots__ = ("woken", "version")
+    __slots__ = ("seen", "woken", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, seen: int) -> None:
+        self.seen = seen
         self.woken = threading.Event()
         self.version: int | None = None
 
@@ -63,7 +63,6 @@ class VersionWatch:
         self.feed = feed
         self._lock = threading.Lock()
         self._waiters: dict[Key, set[_Waiter]] = {}
-        self._known: dict[Key, int] = {}
         self._someone_waits = threading.Event()
         self._closed = threading.Event()
         if feed is not None:
@@ -78,20 +77,14 @@ class VersionWatch:
     def wait(self, kind: str, ident: str, seen: int, timeout: float) -> int | None:
         """The version of ``kind``/``ident`` once it is not ``seen`` (or ``seen`` after
         ``timeout`` seconds); None if it no longer exists or the watch is closing."""
-        key, waiter = (kind, ident), _Waiter()
+        key, waiter = (kind, ident), _Waiter(seen)
         self._add(key, waiter)
         try:
             current = current_version(self.engine, kind, ident)
             if current is None or current != seen or self.closed:
                 return None if self.closed else current
-            deadline = time.monotonic() + timeout
-            while waiter.woken.wait(max(0.0, deadline - time.monotonic())):
-                if self.closed:
-                    return None
-                with self._lock:
-                    if waiter.version != seen:
-                        return waiter.version
-                    waiter.woken.clear()  # told of the version it already has
+            if waiter.woken.wait(timeout):
+                return None if self.closed else waiter.version
             return current_version(self.engine, kind, ident)
         finally:
             self._remove(key, waiter)
@@ -102,10 +95,12 @@ class VersionWatch:
             self._wake((kind, ident), version)
 
     def _wake(self, key: Key, version: int | None) -> None:
-        """(Under the lock.)"""
+        """(Called with the lock held.) Only those who have not seen ``version`` wake: a
+        thread woken for nothing costs a switch, and every read would wake them all."""
         for waiter in self._waiters.get(key, ()):
-            waiter.version = version
-            waiter.woken.set()
+            if waiter.seen != version and not waiter.woken.is_set():
+                waiter.version = version
+                waiter.woken.set()
 
     def close(self) -> None:
         """Every wait ends now, and every later one at once (the worker is stopping)."""
@@ -128,7 +123,6 @@ class VersionWatch:
                 waiters.discard(waiter)
                 if not waiters:
                     del self._waiters[key]
-                    self._known.pop(key, None)
             if not self._waiters:
                 self._someone_waits.clear()
 
@@ -166,7 +160,7 @@ class VersionWatch:
         return not self.closed and self._someone_waits.is_set() and not listening
 
     def _read(self, connection: Connection) -> None:
-        """Read the followed versions; announce every one that moved since the last read."""
+        """Read the followed versions; wake whoever has not seen one."""
         with self._lock:
             keys = list(self._waiters)
         by_kind: dict[str, list[str]] = {}
@@ -178,11 +172,7 @@ class VersionWatch:
         connection.rollback()  # never hold a snapshot (it would keep SQLite's WAL growing)
         with self._lock:
             for key in keys:
-                version = found.get(key)
-                if key in self._waiters and self._known.get(key) != version:
-                    if version is not None:
-                        self._known[key] = version
-                    self._wake(key, version)
+                self._wake(key, found.get(key))
 
 
 def _data_version(connection: Connection) -> int:
