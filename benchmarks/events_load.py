@@ -1,30 +1,34 @@
 """A national-size club night against gunicorn, on SQLite and on PostgreSQL.
 
 Run: ``python benchmarks/events_load.py [--tables 200] [--db sqlite,postgresql]
-[--servers 1|2] [--seconds 90]``.
+[--servers 1|2] [--seconds 90] [--poll]``.
 
 The director creates an event of ``4 × tables`` players and draws a round
 (``--tables`` tables, each a game). Then, for ``--seconds``, every table records
-a deal every 10–20 s (with ``If-Match``) while its four players' phones poll
-``GET /games/<id>/version`` every ~1.5 s with ``If-None-Match`` and, when it
-has changed, fetch the game page again (as static/live.js does on the game
-page), and 10 boards poll ``GET /events/<id>/board/live`` every
-3 s (as static/board.js does). One asyncio event loop drives every phone over
-its own keep-alive connection (:mod:`benchmarks.http_async`): the load
-generator shares the 2 cores with the server, and a thread per table with
-``http.client`` took most of them itself. It prints the CPU it used.
+a deal every 10–20 s (with ``If-Match``) while its four players' phones follow
+the game as static/live.js does on the game page: each listens to the game's
+event stream (``GET /games/<id>/stream``, reconnecting when the server ends it)
+and fetches the page again when a new version comes; a phone refused a stream
+(503), or every phone with ``--poll``, polls ``GET /games/<id>/version`` every
+~1.5 s with ``If-None-Match`` and, when it has changed, fetches the page. 10
+boards poll ``GET /events/<id>/board/live`` every 3 s (as static/board.js
+does). One asyncio event loop drives every phone over its own keep-alive
+connection (:mod:`benchmarks.http_async`): the load generator shares the 2
+cores with the server, and a thread per table with ``http.client`` took most of
+them itself.
 
 With ``--servers 2`` (PostgreSQL) two gunicorn instances on different ports share
 the database: each table records through one and its phones and half the
 boards follow through the other, so every update a phone or board sees crossed
-servers. Printed: throughput, p50/p95/p99 of deal POSTs, phone polls (304 and
-200), the pages fetched after a change and board polls; the CPU the app
-servers, the load generator and everything else used; errors; lost deals
-(every acknowledged deal compared with the stored log and with the event's
-table results); and how long a recorded deal took to reach a phone on the
-other server (poll interval included).
-Targets: 0 errors, 0 lost deals, deal POST p95 < 100 ms, live update (the poll)
-p95 < 20 ms.
+servers. Printed: throughput, p50/p95/p99 of deal POSTs, polls, the pages
+fetched after a change and board polls; the CPU the app servers, the load
+generator and everything else used; errors; lost deals (every acknowledged
+deal compared with the stored log and with the event's table results); and how
+long a recorded deal took to reach each phone: with streams from the deal's
+answer to the event (0 if the event came first), with polls the poll interval
+included.
+Targets: 0 errors, 0 lost deals, deal POST p95 < 100 ms, live update p95 < 20 ms
+(with streams the deal reaching a phone, with polls the poll itself).
 """
 
 from __future__ import annotations
@@ -138,9 +142,10 @@ class Table:
                 if data is None:
                     break
                 version = int(data)
-                if version > seen:
+                if version > seen:  # as static/live.js on the game page: the page alone
                     self.heard(version)
-                    seen = await self.poll(phone, seen, heard=True)
+                    seen = version
+                    await self.refresh(phone)
         except TimeoutError:  # the run's end (an OSError too: caught first)
             pass
         except (OSError, asyncio.IncompleteReadError, ValueError) as error:
@@ -174,9 +179,8 @@ class Table:
         self.lags += [0.0] * self.heard_early.pop(self.version, 0)
         self.acknowledged.append(game["deal"])
 
-    async def poll(self, phone: Connection, seen: int, heard: bool = False) -> int:
-        """One poll as static/live.js makes it (also after a stream told of a new version:
-        ``heard``); the version the phone has seen after it."""
+    async def poll(self, phone: Connection, seen: int) -> int:
+        """One poll as static/live.js makes it; the version the phone has seen after it."""
         headers = {"If-None-Match": f'"{seen}"'}
         answer = await timed(
             self.stats, "live", phone, "GET", f"/games/{self.game_id}/version", headers
@@ -185,7 +189,7 @@ class Table:
             return seen
         if answer.status == 200:
             seen = answer.json()["version"]
-            if seen in self.recorded_at and not heard:
+            if seen in self.recorded_at:
                 self.lags.append(time.monotonic() - self.recorded_at[seen])
             await self.refresh(phone)
         elif answer.status != 304:
