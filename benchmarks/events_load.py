@@ -60,11 +60,12 @@ from benchmarks.load_tables import (  # noqa: E402
     postgres_database,
     sqlite_database,
 )
+from scorekeeper.web.streams import RETRY_MILLISECONDS  # noqa: E402
 
 PHONES_PER_TABLE = 4
 BOARDS = 10
 POLL_EVERY = 1.5
-STREAM_RETRY = 2.0
+STREAM_RETRY = RETRY_MILLISECONDS / 1000
 """What the app's streams tell the browser to wait before reconnecting (``retry``)."""
 POLL_AFTER_REFUSAL = 60.0
 BOARD_EVERY = 3.0

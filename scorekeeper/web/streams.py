@@ -6,7 +6,10 @@ then each new version as soon as this process hears of it
 (:mod:`scorekeeper.store.version_watch`), and a comment line every
 :data:`HEARTBEAT_SECONDS` so that proxies keep an idle stream open. After
 :data:`STREAM_SECONDS` the stream ends and the browser's ``EventSource``
-reconnects, so a stopping worker never waits long for its streams.
+reconnects a second later: a worker recycled after its share of requests waits
+for its streams no longer than that (one told to stop ends them at once). A
+phone is between two streams about 2% of the time; whatever changed meanwhile
+comes as the next stream's first event.
 
 Each open stream holds a request thread of its worker while it waits (no CPU).
 gunicorn.conf.py gives every worker :data:`DEFAULT_STREAMS` threads for streams
@@ -36,9 +39,9 @@ from scorekeeper.web import workers
 
 DEFAULT_STREAMS = 300
 """Streams per worker (``LIVE_STREAMS``); 0 turns them off (every page polls)."""
-STREAM_SECONDS = 25.0
+STREAM_SECONDS = 55.0
 HEARTBEAT_SECONDS = 12.0
-RETRY_MILLISECONDS = 2000
+RETRY_MILLISECONDS = 1000
 """How long a browser waits before reconnecting a stream that ended or broke."""
 SETTINGS = {"LIVE_STREAMS": int, "LIVE_STREAM_SECONDS": float}
 """``LIVE_STREAM_SECONDS``: shorter streams for a proxy that closes idle ones sooner."""
