@@ -219,7 +219,18 @@ def peer_still_there(sock: socket.socket) -> Callable[[], bool]:
 def lower_priority(niceness: int = NICENESS) -> None:
     """In a child doing long work: yield the CPU to the web workers, so that the tables'
     pages keep their latency while searches use every core. Linux's idle class runs the
-    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``."""
+    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``.
+
+    Linux shares the CPU fairly between sessions first (autogroups), and within one
+    session only do ``nice`` and the idle class count: a search left in the server's
+    session would spend that session's share, so that the web workers waited behind
+    other programs for the time it took. So the child starts a session of its own, whose
+    group gets the lowest weight as well.
+    """
+    with contextlib.suppress(OSError):
+        os.setsid()
+    with contextlib.suppress(OSError):
+        Path("/proc/self/autogroup").write_text(f"{niceness}\n", encoding="ascii")
     with contextlib.suppress(OSError):
         os.nice(niceness)
     idle = getattr(os, "SCHED_IDLE", None)
