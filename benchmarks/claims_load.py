@@ -29,6 +29,12 @@ the server (``CLAIM_SLOTS=1``; ``CLAIM_SOLVER_MODULE=tests.server.slow_solver``
 for searches that only burn CPU). Rate limits are off (every phone is on
 127.0.0.1); ``TRUSTED_PROXIES=1`` lets each claimant give its own address in
 ``X-Forwarded-For``.
+
+``--flush-probe ROUNDS`` measures instead what a busy core costs a disk flush
+(a recorded deal waits for one): 4 KB written and flushed (``fsync``) 50
+times a second, while no core, all but one core, or every core runs a busy
+loop at a solver's priority (:func:`scorekeeper.web.workers.lower_priority`),
+in turns of 5 s.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import bisect
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -344,6 +351,42 @@ def report(kind: str, alone: Stats, loaded: Stats, claims: Claims, claimants: in
     return ok and errors == 0
 
 
+BUSY_LOOP = "from scorekeeper.web.workers import lower_priority\nlower_priority()\nwhile True: pass"
+
+
+def flush_probe(rounds: int, workdir: Path, turn: float = 5.0) -> None:
+    """Disk flushes' latency with 0, all but one, or all cores busy at a solver's priority."""
+    cores = os.cpu_count() or 1
+    counts = sorted({0, cores - 1, cores})
+    times: dict[int, list[float]] = {n: [] for n in counts}
+    fd = os.open(workdir / "flush.dat", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        for _round in range(rounds):
+            for busy in counts:
+                loops = [
+                    subprocess.Popen([sys.executable, "-c", BUSY_LOOP], cwd=ROOT)
+                    for _ in range(busy)
+                ]
+                time.sleep(0.3)  # started and at their priority
+                end = time.monotonic() + turn
+                while time.monotonic() < end:
+                    started = time.perf_counter()
+                    os.pwrite(fd, os.urandom(4096), 0)
+                    os.fsync(fd)
+                    times[busy].append((time.perf_counter() - started) * 1000)
+                    time.sleep(0.02)
+                for loop in loops:
+                    loop.kill()
+                    loop.wait()
+    finally:
+        os.close(fd)
+    print("\n== disk flushes (4 KB + fsync, ms) while busy loops run at a solver's priority")
+    print(f"machine: {cores} cores, load average {os.getloadavg()[0]:.1f} (at the end)")
+    print(f"{'busy cores':<28} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8}")
+    for busy in counts:
+        print(line(f"{busy} of {cores}", times[busy]))
+
+
 def parse_settings(pairs: list[str]) -> dict[str, str]:
     """``["CLAIM_SLOTS=1"]`` → ``{"CLAIM_SLOTS": "1"}``."""
     settings = {}
@@ -367,7 +410,12 @@ def main() -> None:
     parser.add_argument("--phases", action="store_true", help="two runs, alone then with claims")
     parser.add_argument("--deadline", type=float, default=100.0, help="seconds per --phases run")
     parser.add_argument("--env", action="append", default=[], help="a server setting NAME=VALUE")
+    parser.add_argument("--flush-probe", type=int, default=0, metavar="ROUNDS")
     args = parser.parse_args()
+    if args.flush_probe:
+        with tempfile.TemporaryDirectory(prefix="scorekeeper-flush-") as tmp:
+            flush_probe(args.flush_probe, Path(tmp))
+        return
     settings = parse_settings(args.env)
     run = phased_run if args.phases else interleaved_run
     results = []
