@@ -195,7 +195,7 @@ def claimant(
     Retry-After when refused."""
     rng = random.Random(f"claimant {n}")
     phone = Phone(port, Stats())
-    phone.conn.timeout = limit + 30
+    phone.conn.timeout = limit + 60  # a queued claim waits up to 30 s for its place
     headers = {"X-Forwarded-For": f"10.0.{n // 250}.{n % 250 + 1}"}
     try:
         while not stop.is_set():
