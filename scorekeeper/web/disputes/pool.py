@@ -55,8 +55,8 @@ SLOTS = max(1, CORES - 1)
 """Searches at once by default: one core is always left to the pages. A busy core is
 not only the searches' CPU time, which their low priority yields: on a virtual machine
 every disk flush also waits for the host while all the guest's cores run (measured: an
-``fsync`` took 0.4 ms with one core free and 3.9 ms with both busy, at any priority), and
-each recorded deal waits for one."""
+``fsync`` took 0.4 ms with one core free and 3.9 ms with both busy, even at the lowest
+priority), and each recorded deal waits for one."""
 QUEUE_WAIT = 30.0
 RETRY_AFTER_SECONDS = 5
 QUEUE_POLL = 0.5
