@@ -221,16 +221,10 @@ def lower_priority(niceness: int = NICENESS) -> None:
     pages keep their latency while searches use every core. Linux's idle class runs the
     child only on CPU time nobody else wants; elsewhere, the lowest ``nice``.
 
-    Linux shares the CPU fairly between sessions first (autogroups), and within one
-    session only do ``nice`` and the idle class count: a search left in the server's
-    session would spend that session's share, so that the web workers waited behind
-    other programs for the time it took. So the child starts a session of its own, whose
-    group gets the lowest weight as well.
+    The child stays in its server's session (Linux's autogroup): there a woken web
+    worker preempts it at once. In a session of its own at the lowest weight it was
+    measured slower for the pages (benchmarks/README.md, claims_load.py).
     """
-    with contextlib.suppress(OSError):
-        os.setsid()
-    with contextlib.suppress(OSError):
-        Path("/proc/self/autogroup").write_text(f"{niceness}\n", encoding="ascii")
     with contextlib.suppress(OSError):
         os.nice(niceness)
     idle = getattr(os, "SCHED_IDLE", None)
