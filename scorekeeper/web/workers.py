@@ -219,7 +219,12 @@ def peer_still_there(sock: socket.socket) -> Callable[[], bool]:
 def lower_priority(niceness: int = NICENESS) -> None:
     """In a child doing long work: yield the CPU to the web workers, so that the tables'
     pages keep their latency while searches use every core. Linux's idle class runs the
-    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``."""
+    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``.
+
+    The child stays in its server's session (Linux's autogroup): there a woken web
+    worker preempts it at once. In a session of its own at the lowest weight it was
+    measured slower for the pages (benchmarks/README.md, claims_load.py).
+    """
     with contextlib.suppress(OSError):
         os.nice(niceness)
     idle = getattr(os, "SCHED_IDLE", None)

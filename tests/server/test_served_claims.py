@@ -49,22 +49,25 @@ FORM = {
 
 
 def _proc(pid: int) -> tuple[str, int, int, bytes] | None:
-    """(state, process group, CPU ticks, command line) of a process, or None if it is gone."""
+    """(state, parent, CPU ticks, command line) of a process, or None if it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as stat, open(f"/proc/{pid}/cmdline", "rb") as cmd:
             fields = stat.read().rsplit(")", 1)[1].split()
-            return fields[0], int(fields[2]), int(fields[11]) + int(fields[12]), cmd.read()
+            return fields[0], int(fields[1]), int(fields[11]) + int(fields[12]), cmd.read()
     except (OSError, IndexError, ValueError):
         return None
 
 
-def solvers(server: Server) -> dict[int, int]:
-    """The server's solver processes still alive, with the CPU ticks each has used."""
+def solvers(server: Server, module: bytes = b"slow_solver") -> dict[int, int]:
+    """The server's solver processes still alive (children of its workers), with the CPU
+    ticks each has used."""
     found = {}
     for entry in os.listdir("/proc"):
         info = _proc(int(entry)) if entry.isdigit() else None
-        mine = info and info[1] == server.process.pid and b"slow_solver" in info[3]
-        if info and mine and info[0] not in ("Z", "X"):
+        if not info or info[0] in ("Z", "X") or module not in info[3]:
+            continue
+        worker = _proc(info[1])
+        if worker and worker[1] == server.process.pid:
             found[int(entry)] = info[2]
     return found
 
@@ -202,3 +205,26 @@ def test_a_claims_page_follows_its_search_without_javascript(
         status, headers, body = _get(server, page, cookie)
     assert status == 200 and "Not decided in time (4 s): no ruling." in body
     assert 'data-testid="claim-progress"' not in body
+
+
+def _scheduling(pid: int) -> tuple[int, int, int]:
+    """(session, nice, scheduling policy) of a process (proc(5): fields 6, 19 and 41)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[3]), int(fields[16]), int(fields[38])
+
+
+def test_the_solver_yields_the_cpu_to_the_pages(
+    database_url: str, serve: Callable[..., Server]
+) -> None:
+    """The real solver process, kept for the next claim, runs in Linux's idle class at the
+    lowest nice, in the server's own session: within one session (one autogroup) a woken
+    web worker preempts an idle-class process at once."""
+    server = serve(database_url, workers=2, threads=4, env={"TRUSTED_PROXIES": "1"})
+    status, _headers, answer = claim(server, "10.0.0.4", 5)
+    assert status == 200 and answer["decided"] is True, answer
+    kept = solvers(server, b"scorekeeper.web.disputes.solver")
+    assert len(kept) == 1, kept
+    (pid,) = kept
+    session, nice, policy = _scheduling(pid)
+    assert (session, nice, policy) == (_scheduling(server.process.pid)[0], 19, os.SCHED_IDLE)

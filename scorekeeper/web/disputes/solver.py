@@ -22,7 +22,6 @@ import sys
 import traceback
 from typing import Any, BinaryIO
 
-from scorekeeper.rules.checks import check_claim
 from scorekeeper.rules.errors import (
     IllegalError,
     MalformedError,
@@ -66,6 +65,8 @@ def decode_refusal(data: bytes) -> RulesError:
 
 def answer(body: dict[str, Any]) -> tuple[bytes, bytes]:
     """One job's answer frame (tag, payload)."""
+    from scorekeeper.rules.checks import check_claim  # see serve()
+
     try:
         return b"K", json.dumps(check_claim(body)).encode()
     except RulesError as error:
@@ -73,8 +74,13 @@ def answer(body: dict[str, Any]) -> tuple[bytes, bytes]:
 
 
 def serve(jobs: BinaryIO, answers: BinaryIO) -> None:
-    """Warm up, then answer job frames until ``jobs`` ends (its parent has gone)."""
-    check_claim(WARM_UP)
+    """Warm up, then answer job frames until ``jobs`` ends (its parent has gone).
+
+    The engine is imported here, not with this module, so that a new solver process
+    spends its fifth of a second of imports at its low priority (:func:`lower_priority`,
+    called first), not at the web workers' expense.
+    """
+    answer(WARM_UP)
     while (frame := read_frame(jobs)) is not None:
         try:
             tag, payload = answer(json.loads(frame[1]))

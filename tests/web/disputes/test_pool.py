@@ -195,3 +195,11 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path
     monkeypatch.setenv("CLAIM_PER_CLIENT", "none")
     with pytest.raises(ValueError, match="CLAIM_PER_CLIENT must be a positive number"):
         pool.config_from_env({})
+
+
+def test_by_default_a_core_is_left_to_the_pages(tmp_path: Path) -> None:
+    """Searches at once: one fewer than the cores (at least one), for the pages' disk
+    flushes wait when every core of a virtual machine is busy, whatever the priorities."""
+    bound = pool.limits_from({}, tmp_path)
+    assert bound.slots == max(1, (os.cpu_count() or 1) - 1)
+    assert pool.limits_from({"CLAIM_SLOTS": 4}, tmp_path).slots == 4
