@@ -44,7 +44,7 @@ HEARTBEAT_SECONDS = 12.0
 RETRY_MILLISECONDS = 1000
 """How long a browser waits before reconnecting a stream that ended or broke."""
 SETTINGS = {"LIVE_STREAMS": int, "LIVE_STREAM_SECONDS": float}
-"""``LIVE_STREAM_SECONDS``: shorter streams for a proxy that closes idle ones sooner."""
+"""``LIVE_STREAM_SECONDS``: shorter streams behind a proxy that limits how long an answer lasts."""
 
 
 class StreamsFull(Exception):
