@@ -181,14 +181,22 @@ def _running(folder: Path) -> bool:
     may not have let go of the lock yet.
     """
     with contextlib.suppress(OSError, ValueError, KeyError):
-        state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
-        if state["state"] not in RUNNING:
+        if _state_name(folder) not in RUNNING:
             return False
+    return _owned(folder)
+
+
+def _owned(folder: Path) -> bool:
+    """Whether a thread holds the job's lock (it runs it, or is just letting go)."""
     owner = workers.try_lock(folder / "owner")
     if owner is None:
         return True
     os.close(owner)
     return False
+
+
+def _state_name(folder: Path) -> str:
+    return str(json.loads((folder / "state.json").read_text(encoding="utf-8"))["state"])
 
 
 # --- reading a job ---------------------------------------------------------------------------
@@ -226,10 +234,7 @@ def read(limits: ClaimLimits, job_id: str, look: bool = True) -> Job | None:
 
 def _lost(folder: Path) -> bool:
     """Whether the job's thread is gone (its worker stopped) though the job never finished."""
-    owner = workers.try_lock(folder / "owner")
-    if owner is None:
+    if _owned(folder):
         return False
-    os.close(owner)
     # It may have finished between the two reads: only a job still unfinished is lost.
-    state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
-    return bool(state["state"] in RUNNING)
+    return _state_name(folder) in RUNNING
