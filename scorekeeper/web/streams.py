@@ -43,6 +43,7 @@ STREAM_SECONDS = 55.0
 HEARTBEAT_SECONDS = 12.0
 RETRY_MILLISECONDS = 1000
 """How long a browser waits before reconnecting a stream that ended or broke."""
+STREAM_SLOTS = "scorekeeper.live_streams"
 SETTINGS = {"LIVE_STREAMS": int, "LIVE_STREAM_SECONDS": float}
 """``LIVE_STREAM_SECONDS``: shorter streams behind a proxy that limits how long an answer lasts."""
 
@@ -60,28 +61,13 @@ def config_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def streams_per_worker() -> int:
     """The stream threads gunicorn.conf.py adds to each worker's request threads."""
-    raw = os.environ.get("LIVE_STREAMS", "").strip()
-    return int(raw) if raw.isdigit() else DEFAULT_STREAMS
-
-
-_SLOTS: dict[int, tuple[int, threading.BoundedSemaphore]] = {}
-_SLOTS_LOCK = threading.Lock()
-
-
-def _slots(size: int) -> threading.BoundedSemaphore:
-    """This process's stream slots (made anew after a fork)."""
-    with _SLOTS_LOCK:
-        found = _SLOTS.get(os.getpid())
-        if found is None or found[0] != size:
-            found = _SLOTS[os.getpid()] = (size, threading.BoundedSemaphore(max(size, 1)))
-        return found[1]
+    return int(config_from_env({})["LIVE_STREAMS"])
 
 
 def version_stream(kind: str, ident: str, version: int) -> Response:
     """The stream of ``kind``/``ident`` (known to exist, at ``version``); :class:`StreamsFull`."""
-    size = int(current_app.config.get("LIVE_STREAMS", DEFAULT_STREAMS))
-    slots = _slots(size)
-    if size <= 0 or not slots.acquire(blocking=False):
+    slots: threading.BoundedSemaphore = current_app.extensions[STREAM_SLOTS]
+    if current_app.config["LIVE_STREAMS"] <= 0 or not slots.acquire(blocking=False):
         raise StreamsFull()
     watch = version_watch.watch_for(db.engine)
     seconds = float(current_app.config.get("LIVE_STREAM_SECONDS", STREAM_SECONDS))
@@ -167,7 +153,6 @@ class RequestSlots:
 
     def __init__(self, wsgi: WSGIApp, size: int) -> None:
         self.wsgi = wsgi
-        # Made in the master (preload) and free there: each worker forks its own copy.
         self._slots = threading.BoundedSemaphore(max(1, size))
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
@@ -182,4 +167,8 @@ def request_threads() -> int:
 
 
 def init_app(app: Flask) -> None:
+    """The worker's stream slots, and its request slots around the whole app; both made
+    in the master (preload) and free there, so each worker forks its own."""
+    size = int(app.config.get("LIVE_STREAMS", DEFAULT_STREAMS))
+    app.extensions[STREAM_SLOTS] = threading.BoundedSemaphore(max(size, 1))
     app.wsgi_app = RequestSlots(app.wsgi_app, request_threads())  # type: ignore[method-assign]
