@@ -130,3 +130,12 @@ def post_worker_init(worker: Any) -> None:
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
+
+
+def when_ready(server: Any) -> None:
+    """Before the first fork: compile the templates and load the languages once in the
+    master, so that no worker spends its first requests on it (:mod:`scorekeeper.web.warm`)."""
+    if server.cfg.preload_app:
+        from scorekeeper.web.warm import warm_up
+
+        server.log.info("Warmed up: %d templates compiled", warm_up(server.app.wsgi()))

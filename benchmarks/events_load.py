@@ -1,10 +1,13 @@
 """A national-size club night against gunicorn, on SQLite and on PostgreSQL.
 
 Run: ``python benchmarks/events_load.py [--tables 200] [--db sqlite,postgresql]
-[--servers 1|2] [--seconds 90] [--poll]``.
+[--servers 1|2] [--seconds 90] [--ramp 10] [--poll]``.
 
 The director creates an event of ``4 × tables`` players and draws a round
-(``--tables`` tables, each a game). Then, for ``--seconds``, every table records
+(``--tables`` tables, each a game). The players sit down over ``--ramp`` seconds:
+each phone opens the game at a random moment of it, and each board too (800
+phones connecting within a second or two is a restart's storm, measured apart by
+``--ramp 0``). Then, for ``--seconds``, measured, every table records
 a deal every 10–20 s (with ``If-Match``) while its four players' phones follow
 the game as static/live.js does on the game page: each listens to the game's
 event stream (``GET /games/<id>/stream``, reconnecting when the server ends it)
@@ -95,15 +98,16 @@ class Table:
         self.heard_early: dict[int, int] = {}
         self.lags: list[float] = []
 
-    async def play(self, stop_at: float) -> None:
-        """The recorder and the four phones, each on its own schedule, until ``stop_at``."""
+    async def play(self, ramp: float, stop_at: float) -> None:
+        """The four phones, each joining during the first ``ramp`` seconds, and then the
+        recorder, each on its own schedule, until ``stop_at``."""
         await asyncio.gather(
-            self.keep_recording(stop_at),
-            *map(self.follow, self.phones, [stop_at] * PHONES_PER_TABLE),
+            self.keep_recording(ramp, stop_at),
+            *(self.follow(phone, ramp, stop_at) for phone in self.phones),
         )
 
-    async def keep_recording(self, stop_at: float) -> None:
-        await asyncio.sleep(self.rng.uniform(0, DEAL_EVERY[1]))
+    async def keep_recording(self, ramp: float, stop_at: float) -> None:
+        await asyncio.sleep(ramp + self.rng.uniform(0, DEAL_EVERY[1]))
         while self.deals and time.monotonic() < stop_at:
             started = time.monotonic()
             await self.record()
@@ -111,11 +115,11 @@ class Table:
             await asyncio.sleep(max(0.0, min(pause, stop_at - time.monotonic())))
         self.recorder.close()
 
-    async def follow(self, phone: Connection, stop_at: float) -> None:
+    async def follow(self, phone: Connection, ramp: float, stop_at: float) -> None:
         """A phone as static/live.js follows the game: its event stream, or polls where
         there is none (``--poll``, or the server refused the stream)."""
         seen = 1
-        await asyncio.sleep(self.rng.uniform(0, POLL_EVERY))
+        await asyncio.sleep(self.rng.uniform(0, max(ramp, POLL_EVERY)))
         while time.monotonic() < stop_at:
             if not self.poll_only:
                 seen, refused = await self.listen(phone, seen, stop_at)
@@ -264,7 +268,9 @@ def check_lost(port: int, event_id: str, tables: list[Table], stats: Stats) -> t
     return total, lost
 
 
-def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path, poll: bool) -> bool:
+def run(
+    kind: str, tables: int, servers: int, seconds: float, ramp: float, workdir: Path, poll: bool
+) -> bool:
     database = sqlite_database if kind == "sqlite" else postgres_database
     with ExitStack() as stack:
         url, label = stack.enter_context(database(workdir))
@@ -274,10 +280,8 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path, pol
         pair = (ports[0], ports[-1])
         players = [Table(spec, pair, stats, i, poll) for i, spec in enumerate(specs)]
         meter = CpuMeter([SERVER_PIDS[port] for port in ports])
-        started = time.monotonic()
-        meter.start()
-        asyncio.run(play_all(players, ports, event_id, stats, seconds))
-        cpu, elapsed = meter.stop(), time.monotonic() - started
+        asyncio.run(play_all(players, ports, event_id, stats, ramp, seconds, meter))
+        cpu, elapsed = meter.stop(), seconds
         deals = check_lost(ports[-1], event_id, players, stats)
     lags = [lag for t in players for lag in t.lags]
     requests = sum(len(v) for v in stats.latencies.values())
@@ -294,26 +298,44 @@ def run(kind: str, tables: int, servers: int, seconds: float, workdir: Path, pol
 
 
 async def play_all(
-    players: list[Table], ports: list[int], event_id: str, stats: Stats, seconds: float
+    players: list[Table],
+    ports: list[int],
+    event_id: str,
+    stats: Stats,
+    ramp: float,
+    seconds: float,
+    meter: CpuMeter,
 ) -> None:
-    stop_at = time.monotonic() + seconds
+    """Everyone joins during ``ramp``; then ``seconds`` measured (the CPU meter's too)."""
+    stop_at = time.monotonic() + ramp + seconds
     boards = [
-        follow_board(Connection(ports[i % len(ports)]), event_id, stats, stop_at, i)
+        follow_board(Connection(ports[i % len(ports)]), event_id, stats, ramp, stop_at, i)
         for i in range(BOARDS)
     ]
-    await asyncio.gather(*(t.play(stop_at) for t in players), *boards)
+    await asyncio.gather(
+        *(t.play(ramp, stop_at) for t in players), *boards, start_meter(meter, ramp)
+    )
+
+
+async def start_meter(meter: CpuMeter, ramp: float) -> None:
+    await asyncio.sleep(ramp)
+    meter.start()
 
 
 async def follow_board(
-    board: Connection, event_id: str, stats: Stats, stop_at: float, seed: int
+    board: Connection, event_id: str, stats: Stats, ramp: float, stop_at: float, seed: int
 ) -> None:
-    """A board as static/board.js polls it, keeping the ETag it was given."""
+    """A board as static/board.js polls it, keeping the ETag it was given; it is shown
+    from a moment of the ramp, and its polls are counted from the ramp's end."""
     version, rng = "0", random.Random(seed)
-    await asyncio.sleep(rng.uniform(0, BOARD_EVERY))
+    measured_from = time.monotonic() + ramp
+    await asyncio.sleep(rng.uniform(0, max(ramp, BOARD_EVERY)))
     path = f"/events/{event_id}/board/live"
     while time.monotonic() < stop_at:
         started = time.monotonic()
-        answer = await timed(stats, "board", board, "GET", path, {"If-None-Match": f'"{version}"'})
+        counted = stats if started >= measured_from else Stats()
+        headers = {"If-None-Match": f'"{version}"'}
+        answer = await timed(counted, "board", board, "GET", path, headers)
         if answer is not None:
             if answer.status not in (200, 304):
                 stats.error(f"board: {answer.status}")
@@ -381,7 +403,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2))
-    parser.add_argument("--seconds", type=float, default=90.0)
+    parser.add_argument("--seconds", type=float, default=90.0, help="measured, after the ramp")
+    parser.add_argument(
+        "--ramp", type=float, default=10.0, help="seconds over which phones and boards join"
+    )
     parser.add_argument("--poll", action="store_true", help="phones poll (no event streams)")
     args = parser.parse_args()
     results = []
@@ -392,7 +417,15 @@ def main() -> None:
         for kind in args.db.split(","):
             servers = args.servers if kind.strip() == "postgresql" else 1
             results.append(
-                run(kind.strip(), args.tables, servers, args.seconds, workdir, args.poll)
+                run(
+                    kind.strip(),
+                    args.tables,
+                    servers,
+                    args.seconds,
+                    args.ramp,
+                    workdir,
+                    args.poll,
+                )
             )
     sys.exit(0 if all(results) else 1)
 

@@ -293,16 +293,29 @@ class TableNotes:
 
     first_king_open: bool
     """Its first deal names the first king, the player dealt the 7♥ (R2)."""
-    seat_changes: list[EventChangeView]
+    seat_changes: tuple[EventChangeView, ...]
     """The substitutes who took a seat, oldest first."""
 
 
+NOTES_KEY = "scorekeeper.table_notes"
+
+
 def table_notes(loaded: games.LoadedGame) -> TableNotes:
-    """One lookup for any game; one more for a club night's table."""
+    """Kept by (game, version), so the four phones of a table that all fetch its page
+    after a deal ask once: right in any process, because a game is a club night's table
+    from its first version (drawn in the same transaction) and a substitute taking a
+    seat moves the game's version. A miss costs one lookup, and one more for a table."""
+    cache: LRUCache[tuple[str, int], TableNotes] = current_app.extensions.setdefault(
+        NOTES_KEY, LRUCache(1024)
+    )
+    return cache.get_or_make((loaded.id, loaded.version), lambda: _read_table_notes(loaded))
+
+
+def _read_table_notes(loaded: games.LoadedGame) -> TableNotes:
     if event_of_game(loaded.id) is None:
-        return TableNotes(False, [])
+        return TableNotes(False, ())
     return TableNotes(
-        not loaded.log and first_king_from_deal(loaded.rules), seat_changes(loaded.id)
+        not loaded.log and first_king_from_deal(loaded.rules), tuple(seat_changes(loaded.id))
     )
 
 

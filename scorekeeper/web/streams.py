@@ -5,8 +5,10 @@ once (also after a reconnection: the page compares it with the one it shows),
 then each new version as soon as this process hears of it
 (:mod:`scorekeeper.store.version_watch`), and a comment line every
 :data:`HEARTBEAT_SECONDS` so that proxies keep an idle stream open. After
-:data:`STREAM_SECONDS` the stream ends and the browser's ``EventSource``
-reconnects a second later: a worker recycled after its share of requests waits
+:data:`STREAM_SECONDS` at most (at least three quarters of it, at random: phones
+that connected together, as a club night's do when a server restarts, must not
+all reconnect together again each time) the stream ends and the browser's
+``EventSource`` reconnects a second later: a worker recycled after its share of requests waits
 for its streams no longer than that (one told to stop ends them at once). A
 phone is between two streams about 2% of the time; whatever changed meanwhile
 comes as the next stream's first event.
@@ -24,6 +26,7 @@ has request threads, as before streams (its database pool is sized for them).
 from __future__ import annotations
 
 import os
+import random
 import select
 import socket
 import threading
@@ -40,6 +43,8 @@ from scorekeeper.web import workers
 DEFAULT_STREAMS = 300
 """Streams per worker (``LIVE_STREAMS``); 0 turns them off (every page polls)."""
 STREAM_SECONDS = 55.0
+SHORTEST_SHARE = 0.75
+"""A stream lasts between this share of its seconds and all of them, at random."""
 HEARTBEAT_SECONDS = 12.0
 RETRY_MILLISECONDS = 1000
 """How long a browser waits before reconnecting a stream that ended or broke."""
@@ -102,7 +107,7 @@ class _Stream:
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
         seen = self.version
         yield _event(seen)  # the page compares it with its own (it may have missed one)
-        deadline = time.monotonic() + self.seconds
+        deadline = time.monotonic() + self.seconds * random.uniform(SHORTEST_SHARE, 1.0)
         while (left := deadline - time.monotonic()) > 0:
             found = self.watch.wait(self.kind, self.ident, seen, min(HEARTBEAT_SECONDS, left))
             if found is None:

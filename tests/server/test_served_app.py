@@ -322,6 +322,7 @@ def test_every_page_kind_answers_when_served(database_url: str, serve: Serve) ->
             )
     assert not failures, "\n".join(failures)
     assert "Traceback" not in server.log_text()
+    assert "Warmed up:" in server.log_text()  # templates compiled once, before the fork
     assert "/join/…" in server.log_text()  # the access log names the edit link
     assert played.token not in server.log_text()  # but never its token
 

@@ -10,6 +10,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.events.standings import Scoring, TableResult, Tally
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.store import events, games
+from scorekeeper.store.event_changes import replace_player
 from scorekeeper.store.event_input import parse_new_event_body
 from tests.sql import sql_statements
 
@@ -82,3 +83,22 @@ def test_standings_come_from_stored_results_without_replaying_a_game(db_app: Fla
         Scoring.TOTALS,
     ).standings()
     assert [(s.player, s.points) for s in standings] == [(s.player, s.points) for s in expected]
+
+
+def test_a_tables_notes_are_read_once_per_version_and_follow_a_substitute(
+    db_app: Flask,
+) -> None:
+    """The four phones of a table fetch its page after each deal: only the first asks
+    the database what the page says of the table; a seat change moves the version."""
+    event, token = new_event(players=EIGHT + ["Sara"])
+    table = events.draw_next_round(event.id, token).tables[0]
+    loaded = games.load_game(table.game_id)
+    with sql_statements() as first:
+        assert events.table_notes(loaded).first_king_open
+    with sql_statements() as again:
+        assert events.table_notes(loaded).seat_changes == ()
+    assert any("event_tables" in s for s in first) and again == []
+    leaving = table.players[1]
+    replace_player(event.id, 1, leaving, "Sara")
+    notes = events.table_notes(games.load_game(table.game_id))
+    assert [(c.player, c.substitute) for c in notes.seat_changes] == [(leaving, "Sara")]

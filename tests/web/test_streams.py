@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.web.streams import RequestSlots
+from scorekeeper.web.streams import RequestSlots, _Stream
 
 
 class Counting:
@@ -70,3 +70,25 @@ def test_a_stream_beyond_the_workers_stream_slots_is_a_503(make_app: Callable[..
     assert response.status_code == 503 and response.headers["Retry-After"] == "30"
     assert "checks for changes every few seconds" in response.get_json()["errors"][0]["message"]
     assert client.get("/games/nosuchgame1234/stream").status_code == 404
+
+
+class FirstWait:
+    """A version watch that notes how long a stream's first wait may last, then ends it."""
+
+    def __init__(self) -> None:
+        self.timeouts: list[float] = []
+
+    def wait(self, kind: str, ident: str, seen: int, timeout: float) -> int | None:
+        self.timeouts.append(timeout)
+        return None
+
+
+def test_streams_that_start_together_do_not_end_together() -> None:
+    """Phones that connected at once (a server restart) must not reconnect in step each
+    time: each stream lasts between three quarters of its seconds and all of them."""
+    watch, slots = FirstWait(), threading.BoundedSemaphore(200)
+    for _ in range(200):
+        stream = _Stream(watch, "game", "g1", 1, slots, 10.0)  # type: ignore[arg-type]
+        assert len(list(stream)) == 2  # the retry and the current version, then the end
+    assert all(7.5 - 0.1 <= t <= 10.0 for t in watch.timeouts)
+    assert max(watch.timeouts) - min(watch.timeouts) > 1.5
