@@ -11,11 +11,11 @@ here: connections must not cross the fork.
 from __future__ import annotations
 
 from flask import Flask
-from flask_babel import force_locale
+from flask_babel import force_locale, get_translations
 from sqlalchemy.orm import configure_mappers
 
 from scorekeeper.text.circles import decimal_number, grouped_number
-from scorekeeper.text.locale import SUPPORTED_LOCALES, translations
+from scorekeeper.text.locale import SUPPORTED_LOCALES
 
 TEMPLATE_SUFFIXES = (".html", ".svg", ".txt", ".xml")
 
@@ -46,6 +46,6 @@ def load_languages(app: Flask) -> None:
     with app.test_request_context():
         for code in SUPPORTED_LOCALES:
             with force_locale(code):
-                translations()
+                get_translations()  # not the request's memo: each language's own
             grouped_number(1234, code, "latn")
             decimal_number(0.5, code, "latn")

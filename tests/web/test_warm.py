@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask_babel import get_domain
 
 from scorekeeper.extensions import db
 from scorekeeper.text.locale import SUPPORTED_LOCALES
@@ -22,6 +23,9 @@ def test_after_the_warm_up_no_page_compiles_a_template(
         db.create_all()
     compiled = warm_up(app)
     assert compiled == len(app.jinja_env.list_templates(extensions=["html"]))
+    with app.app_context():
+        loaded = {locale for locale, _domain in get_domain().cache}
+    assert loaded >= set(SUPPORTED_LOCALES) - {"en"}  # every catalogue read once
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a template was compiled after the warm-up")
