@@ -281,9 +281,7 @@ def main() -> None:
     parser.add_argument(
         "--zero", action="store_true", help="with --whole: only the verdicts on claim 0"
     )
-    parser.add_argument(
-        "--deals", help="with --whole: only these deals, by number (e.g. 7,14,28)"
-    )
+    parser.add_argument("--deals", help="with --whole: only these deals, by number (e.g. 7,14,28)")
     parser.add_argument(
         "--off", action="append", default=[], choices=list(vars(ALL_ON)), help="a speed-up off"
     )
