@@ -38,17 +38,14 @@ class MoveOrder:
 
             mine = hands[leader]
             danger = self._danger()
-            short = self._shortfalls() if self.avoid else [0, 0, 0, 0]
 
             def exposure(c: int) -> int:
                 # Safe leads first: one of the others must beat the card, or it wins
                 # a trick nothing that scores can fall on. Short suits first: void,
-                # he discards; and the suits a scoring card's holder is short in
-                # last (he keeps their cards to discard while the holder follows).
-                # Then leads the others may beat, few cards below.
+                # he discards. Then leads the others may beat, few cards below.
                 mask = SUIT_MASK_OF[c]
                 suit = others & mask
-                length = (mine & mask).bit_count() * 4 + short[SUIT_OF[c]] * 8
+                length = (mine & mask).bit_count() * 4
                 if not suit >> c and not danger & mask:
                     return length
                 if self._beaten(c):
