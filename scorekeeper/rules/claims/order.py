@@ -140,7 +140,7 @@ class MoveOrder:
                     cards.sort(key=lambda c: 0 if win[c] and 1 << c < lowest else 1)
         else:
             loads = player == seat or top_seat == seat or not claimant_played
-            if player == seat and self.avoid:
+            if player == seat and self.avoid and not self.trick_value:
                 short = self._shortfalls()
                 cards.sort(key=lambda c: win[c] * 256 - short[SUIT_OF[c]] * 16 - RANK[c])
             elif loads:
