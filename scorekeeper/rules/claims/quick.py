@@ -3,8 +3,10 @@
 At the start of a trick, some positions are settled without a search: the
 claimant on lead with every suit higher than the others' cards of it takes
 every trick; a claimant who can lose every trick left (under normal signs the
-best he can hope for) takes none. Sound whatever the others do, so the
-search returns the value at once (:class:`~.core.SearchOptions` ``quick_bounds``).
+best he can hope for) takes none; so does one who holds no penalty card and
+can keep every one out of the tricks he wins (:meth:`QuickBounds._escapes`,
+``escape``). Sound whatever the others do, so the search returns the value at
+once (:class:`~.core.SearchOptions` ``quick_bounds``).
 
 >>> from scorekeeper.rules.cards import hand_mask, parse_cards
 >>> def hand(text): return hand_mask(parse_cards(text.split()))
