@@ -62,6 +62,9 @@ class SearchOptions:
     """Share table bounds among positions alike in the ranks that mattered (needs ``table``)."""
     cheap_first: bool = True
     """At the defenders' nodes, look for short refutations first (growing node budgets)."""
+    escape: bool = True
+    """Settle positions where the claimant, holding no penalty card, can keep every one out of
+    his tricks: each suit of his ducks or can bring him none (needs ``quick_bounds``)."""
 
 
 ALL_ON = SearchOptions()

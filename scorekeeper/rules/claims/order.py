@@ -8,7 +8,7 @@ them; under inverted signs (R9.8) each order is reversed.
 from __future__ import annotations
 
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS
-from scorekeeper.rules.claims.bits import RANK, SUIT_MASK_OF
+from scorekeeper.rules.claims.bits import RANK, SUIT_MASK_OF, SUIT_OF
 
 __all__ = ["MoveOrder"]
 
@@ -77,6 +77,20 @@ class MoveOrder:
             cards.reverse()
         return cards
 
+    def _shortfalls(self) -> list[int]:
+        """Per suit, how many more cards of it the claimant holds than the shortest holder of
+        a scoring card (void in it, that player may drop the card on a trick he wins)."""
+        hands, seat, scoring = self.hands, self.seat, self.win_cards
+        mine = hands[seat]
+        holders = [hands[s] for s in range(4) if s != seat and hands[s] & scoring]
+        short = [0, 0, 0, 0]
+        if holders:
+            for suit, mask in enumerate(SUIT_MASKS):
+                if mine & mask:
+                    held = min((h & mask).bit_count() for h in holders)
+                    short[suit] = max(0, (mine & mask).bit_count() - held)
+        return short
+
     def _beaten(self, card: int) -> bool:
         """Must one of the others beat the claimant's lead (all his cards of the suit higher)?"""
         mask, hands, below = SUIT_MASK_OF[card], self.hands, (1 << card) - 1
@@ -126,7 +140,10 @@ class MoveOrder:
                     cards.sort(key=lambda c: 0 if win[c] and 1 << c < lowest else 1)
         else:
             loads = player == seat or top_seat == seat or not claimant_played
-            if loads:
+            if player == seat and self.avoid and not self.trick_value:
+                short = self._shortfalls()
+                cards.sort(key=lambda c: win[c] * 256 - short[SUIT_OF[c]] * 16 - RANK[c])
+            elif loads:
                 cards.sort(key=lambda c: win[c] * 16 - RANK[c])
         if not self.avoid:
             cards.reverse()

@@ -12,9 +12,9 @@ null window, MTD(f), deadline).
 Speed comes from bit sets, from playing equivalent cards as one (cards of a
 suit in one hand with nothing but played cards between them, unless they
 score differently), from move ordering, from cheap bounds (what is still to
-score; no trick can change hands any more) and from a table of bounds at the
-start of each trick, shared by all positions alike in the ranks that mattered
-(partition search, :mod:`.partition`). Each can be switched off
+score; no trick can change hands any more; no penalty card can reach him) and
+from a table of bounds at the start of each trick, shared by all positions
+alike in the ranks that mattered (partition search, :mod:`.partition`). Each can be switched off
 (:class:`~.core.SearchOptions`).
 
 >>> from scorekeeper.rules.cards import hand_mask, parse_cards

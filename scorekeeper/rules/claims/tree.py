@@ -100,6 +100,9 @@ class TrickTree(MoveOrder, QuickBounds):
         self.win_cards = sum(1 << c for c in range(52) if weights.win[c])
         self.lose_cards = sum(1 << c for c in range(52) if weights.lose[c])
         self.avoid = rules.sign > 0  # normal signs: taking things never helps the claimant
+        self.danger = self.win_cards if self.avoid else 0
+        self.escape = options.escape and self.avoid and not weights.trick and bool(self.danger)
+        self.escape_forced = bool(plan.penalty) and not self.danger & ~plan.penalty
         self.hands = list(hands)
         self.trick = list(trick)
         self.leader, self.seat, self.deadline = leader, seat, deadline
