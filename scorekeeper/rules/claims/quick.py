@@ -121,16 +121,12 @@ class QuickBounds:
         """
         penalty = self.penalty
         for suit in SUIT_MASKS:
-            c, d = mine & suit, theirs & suit
+            c = mine & suit
             p = c & penalty
             if p and c & ~penalty > p & -p:
                 return False
-            while c and d:
-                low = c & -c
-                if low > d & -d:
-                    return False
-                c ^= low
-                d &= d - 1
+            if not self._ducks(c, theirs & suit):
+                return False
         return True
 
     def _escapes(self, hands: list[int], rem: int, leader: int) -> bool:
