@@ -29,6 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.store import checkpoints  # noqa: F401  (SQLite's checkpoints, aside)
     from scorekeeper.web import errors, language, routes
     from scorekeeper.web.api import routes as api
     from scorekeeper.web.offline import sync

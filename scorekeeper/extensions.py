@@ -20,6 +20,8 @@ SQLITE_PRAGMAS = (
     "PRAGMA synchronous=FULL",
     "PRAGMA busy_timeout=5000",
     "PRAGMA foreign_keys=ON",
+    # Never inside a request's commit: scorekeeper.store.checkpoints does it aside.
+    "PRAGMA wal_autocheckpoint=0",
 )
 
 

@@ -17,7 +17,15 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
-from scorekeeper.store.version_watch import VersionWatch, watch_for
+from scorekeeper.store.version_watch import (
+    BUSY_SECONDS,
+    FALLBACK_EVERY,
+    SQLITE_BUSY_EVERY,
+    SQLITE_EVERY,
+    VersionWatch,
+    pace,
+    watch_for,
+)
 
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
 
@@ -90,3 +98,11 @@ def test_closing_the_watch_ends_every_wait(watch: VersionWatch) -> None:
     waiter.join(timeout=5)
     assert answers == [None] and time.monotonic() - started < 2.0
     assert watch.wait("game", game_id, version, timeout=30) is None  # and every later one
+
+
+def test_sqlite_is_looked_at_twice_as_often_for_a_while_after_a_change() -> None:
+    """While tables play, the next deal waits at most 5 ms for the look; a quiet server
+    keeps looking every 10 ms, and PostgreSQL's notices need no look at all."""
+    assert pace(True, 0.0) == pace(True, BUSY_SECONDS - 0.01) == SQLITE_BUSY_EVERY == 0.005
+    assert pace(True, BUSY_SECONDS) == pace(True, 3600.0) == SQLITE_EVERY == 0.01
+    assert pace(False, 0.0) == FALLBACK_EVERY
