@@ -22,6 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from scorekeeper.store.per_engine import PerEngine
+from scorekeeper.store.write_gate import file_of
 
 log = logging.getLogger(__name__)
 
@@ -61,16 +62,10 @@ class Checkpointer:
 _CHECKPOINTERS: PerEngine[Checkpointer] = PerEngine(Checkpointer, Checkpointer.close)
 
 
-def uses_file(engine: Engine) -> bool:
-    """Whether ``engine`` is SQLite on a file (an in-memory database has no log)."""
-    database = engine.url.database
-    return engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
-
-
 @event.listens_for(Engine, "engine_connect")
 def _start_checkpoints(connection: Connection) -> None:
     engine = connection.engine
-    if uses_file(engine):
+    if file_of(engine) is not None:  # a SQLite file (an in-memory database has no log)
         _CHECKPOINTERS.get(engine)
 
 

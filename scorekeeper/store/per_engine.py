@@ -1,5 +1,6 @@
 """One helper object per database engine in each process, for the threads that follow
-the database (:mod:`scorekeeper.store.version_feed`, :mod:`scorekeeper.store.version_watch`).
+the database (:mod:`scorekeeper.store.version_feed`, :mod:`scorekeeper.store.version_watch`)
+or keep it (:mod:`scorekeeper.store.checkpoints`).
 
 Made on first use, so that after gunicorn's fork each worker makes its own: a thread
 or a connection is never inherited across the fork. Stopped when its engine is
