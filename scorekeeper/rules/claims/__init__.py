@@ -7,7 +7,7 @@ A claim: from this position, seat ``seat`` makes sure of at least
 - :func:`check_claim` is the JSON check (:mod:`.check`);
 - :func:`solve_claim` searches the trick contracts (:mod:`.search`, over the
   trick tree of :mod:`.tree`, with :mod:`.bits`, :mod:`.order`, :mod:`.quick`,
-  :mod:`.partition` and :mod:`.weights`), :func:`solve_trix_claim` searches
+  :mod:`.partition`, :mod:`.banded` and :mod:`.weights`), :func:`solve_trix_claim` searches
   Trix (:mod:`.trix`);
 - :mod:`.position` checks a position before any search;
 - :mod:`.core` holds the result, the deadline and the shared search pieces.

@@ -65,6 +65,9 @@ class SearchOptions:
     escape: bool = True
     """Settle positions where the claimant, holding no penalty card, can keep every one out of
     his tricks: each suit of his ducks or can bring him none (needs ``quick_bounds``)."""
+    banded: bool = True
+    """Where the claimant's best is to take no more scoring card, first ask the banded games
+    (:mod:`.banded`), which may settle whether he can, with far fewer positions."""
 
 
 ALL_ON = SearchOptions()
@@ -72,6 +75,10 @@ ALL_ON = SearchOptions()
 
 class SearchTimeout(Exception):
     """The deadline passed in the middle of a search."""
+
+
+class OverBudget(Exception):
+    """A search given a node budget ran out of it before it was settled."""
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,17 @@ the exact value and, when the claim fails, walks out a defeating line.
 The pieces: :mod:`.weights` (what each card is worth to the claimant),
 :mod:`.bits` (equivalent cards), :mod:`.partition` (rank-squeezed table
 keys, partitions), :mod:`.order` (move ordering), :mod:`.quick` (quick
-bounds), :mod:`.tree` (the alpha-beta search) and :mod:`.core` (the driver:
-null window, MTD(f), deadline).
+bounds), :mod:`.banded` (the banded games), :mod:`.tree` (the alpha-beta
+search) and :mod:`.core` (the driver: null window, MTD(f), deadline).
 Speed comes from bit sets, from playing equivalent cards as one (cards of a
 suit in one hand with nothing but played cards between them, unless they
 score differently), from move ordering, from cheap bounds (what is still to
 score; no trick can change hands any more; no penalty card can reach him) and
 from a table of bounds at the start of each trick, shared by all positions
-alike in the ranks that mattered (partition search, :mod:`.partition`). Each can be switched off
+alike in the ranks that mattered (partition search, :mod:`.partition`), and,
+where the claimant's best is to take no more scoring card, from the banded
+games (:mod:`.banded`), which settle whether he can with the others' cards
+known only by where they lie among his. Each can be switched off
 (:class:`~.core.SearchOptions`).
 
 >>> from scorekeeper.rules.cards import hand_mask, parse_cards

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
+from scorekeeper.rules.claims.banded import Bands, Plan
 from scorekeeper.rules.claims.bits import (
     NOT_ACES,
     SUIT_MASK_OF,
@@ -37,6 +38,7 @@ from scorekeeper.rules.claims.core import (
     ALL_ON,
     CHECK_EVERY,
     INFINITY,
+    OverBudget,
     SearchOptions,
     SearchTimeout,
 )
@@ -65,8 +67,18 @@ LAST_BUDGET = 8192
 every lead fails, so they stay small: a forcing line near the root is found in few nodes)."""
 
 
-class OverBudget(Exception):
-    """A cheap refutation's node budget ran out (see :meth:`TrickTree._refute`)."""
+BANDED_FROM = 4 * 9
+"""The banded games are asked only about claims with this many cards in play or more (below,
+the exact search is quick)."""
+ROUNDS: tuple[tuple[int, Plan], ...] = (
+    (20_000, ((0, False, 4_000), (0, True, 8_000))),
+    (150_000, ((0, False, 16_000), (0, True, 40_000))),
+    (500_000, ((0, True, 200_000), (1, True, 300_000))),
+)
+"""At a claim's position: rounds of the exact search within a node budget (most claims are
+settled in a few hundred nodes), each followed by banded games (:mod:`.banded`) within theirs;
+then the exact search without a limit. A banded node costs about ten exact ones. The exact
+budgets are counted every :data:`~.core.CHECK_EVERY` + 1 nodes; 0: the banded games first."""
 
 
 class TrickTree(MoveOrder, QuickBounds):
@@ -112,6 +124,8 @@ class TrickTree(MoveOrder, QuickBounds):
         self.node_limit = INFINITY
         """The node count at which the innermost budgeted search stops (:class:`OverBudget`)."""
         self.overruns = 0
+        self.banded_nodes = 0
+        """Positions the banded games searched (:mod:`.banded`; not in :attr:`nodes`)."""
         """How many budgeted searches ran out (:meth:`_refute`)."""
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.squeezed: dict[int, Squeezed] = {}
@@ -119,6 +133,13 @@ class TrickTree(MoveOrder, QuickBounds):
         """The relevant cards of the last position valued (:mod:`.partition`)."""
         self.shapes: dict[int, list[int]] = {}
         self.bounds_of: dict[int, tuple[int, int, int]] = {}
+        self.start = (tuple(self.hands), tuple(self.trick), leader)
+        """The claim's own position: the banded games are asked about it alone."""
+        in_play = self._in_play()
+        wants = options.banded and self.avoid and bool(self.trick_value or in_play & self.danger)
+        self.bands = Bands(self, deadline) if wants and in_play.bit_count() >= BANDED_FROM else None
+        self.start_bounds: tuple[int, int] | None = None
+        """Bounds on the claim's position from a banded game that settled it."""
 
     def bounds(self) -> tuple[int, int]:
         """Proven bounds on the root: everything still to score goes for or against him."""
@@ -130,14 +151,79 @@ class TrickTree(MoveOrder, QuickBounds):
         saved = (list(self.hands), list(self.trick), self.leader, self.broken)
         self.node_limit = INFINITY  # a timeout may have left a budget behind
         try:
-            if not self.trick:
-                return self._lead(alpha, beta)
-            top, top_seat = self._winning(self.trick)
-            return self._follow(alpha, beta, self._in_play(), top, top_seat)
+            if self._at_start():
+                known = self._banded_first(alpha, beta, saved)
+                if known is not None:
+                    return known
+            return self._search(alpha, beta)
         except SearchTimeout:
-            hands, trick, self.leader, self.broken = saved
-            self.hands[:], self.trick = hands, trick
+            self._restore(saved)
             raise
+
+    def _at_start(self) -> bool:
+        """Is this the claim's own position, with the banded games still to ask or answered?"""
+        if self.bands is None and self.start_bounds is None:
+            return False
+        return (tuple(self.hands), tuple(self.trick), self.leader) == self.start
+
+    def _search(self, alpha: int, beta: int) -> int:
+        if not self.trick:
+            return self._lead(alpha, beta)
+        top, top_seat = self._winning(self.trick)
+        return self._follow(alpha, beta, self._in_play(), top, top_seat)
+
+    def _restore(self, saved: tuple[list[int], list[int], int, int]) -> None:
+        hands, trick, self.leader, self.broken = saved
+        self.hands[:], self.trick = hands, trick
+
+    def _banded_first(
+        self, alpha: int, beta: int, saved: tuple[list[int], list[int], int, int]
+    ) -> int | None:
+        """At the claim's own position: a value or bound that settles the window, if any.
+
+        Once per claim, in :data:`ROUNDS`: the exact search within a node
+        budget, then the banded games (:mod:`.banded`), asked whether he can
+        keep every scoring card out of his tricks. If he can, his value is what
+        he gets by taking nothing; if he cannot, it is at least one scoring
+        card (or trick) less. None: the exact search goes on without a limit.
+        """
+        bands = self.bands
+        if bands is not None:
+            self.bands = None  # asked once a claim
+            for exact_budget, plan in ROUNDS:
+                if exact_budget:
+                    self.node_limit = self.nodes + exact_budget
+                    try:
+                        return self._search(alpha, beta)
+                    except OverBudget:
+                        self._restore(saved)
+                    finally:
+                        self.node_limit = INFINITY
+                try:
+                    escapes = bands.verdict(self.hands, self.trick, self.leader, self.broken, plan)
+                finally:
+                    self.banded_nodes = bands.nodes
+                if escapes is not None:
+                    self.start_bounds = self._escape_bounds(escapes)
+                    break
+        if self.start_bounds is None:
+            return None
+        low, high = self.start_bounds
+        if low >= beta or low == high:
+            return low
+        return high if high <= alpha else None
+
+    def _escape_bounds(self, escapes: bool) -> tuple[int, int]:
+        """The claim's bounds once it is known whether he escapes every scoring card."""
+        rem = self._in_play()
+        low, high = self.bounds()
+        best = sum(self.lose[c] for c in cards(rem & self.lose_cards))
+        if escapes:
+            return best, best
+        if self.trick_value:
+            return low, best + self.trick_value
+        danger = cards(rem & self.danger)
+        return low, best - min(self.lose[c] - self.win[c] for c in danger)
 
     # --- the search -----------------------------------------------------------------------
 

@@ -1,0 +1,403 @@
+"""Banded games: "he takes no penalty card" decided with the others' cards known only by band (R10).
+
+A claim that the claimant takes nothing more that costs him (in King, "I
+won't take the K♥"; in Queens, "no queen") is decided by whether the three
+others can force a scoring card into one of his tricks. That depends on
+their cards mostly through where each lies among *his* cards of its suit:
+its *band* (how many of his cards of the suit are below it). Between
+themselves, the rank of their cards only says which of them wins a trick he
+does not, so who leads next.
+
+A banded game plays the deal with each of the others' cards known only by
+its suit and band (the scoring cards and R9.4's penalty cards keep their
+identity), so positions that differ only in which of the others holds which
+card of a band are one position, and far fewer positions need searching.
+When the others' cards of the top band of a trick tie, someone chooses the
+winner among them:
+
+- in the *defenders' game* the others choose. They can do anything they can
+  do at the table and more, so if the claimant escapes there, he escapes at
+  the table: the claim holds;
+- in the *claimant's game* he chooses. If they catch him even so, they catch
+  him at the table: the claim fails.
+
+The tighter variants keep the top ``ranked`` cards of each band in play at
+the start ranked as well (above the band's other cards): closer to the
+table, with more positions. A card keeps its rank while the band it is in
+does; when one of his cards is played, the bands on either side merge and
+the ranked cards of the lower one join the rest.
+
+Each game is searched depth-first trick by trick, with a table of the
+positions already answered; quick bounds (:mod:`.quick`) settle positions
+where he can duck every trick or take every trick. The answers are only
+used one way each, so the claim's verdict is never a guess: where neither
+game settles it, the exact search (:mod:`.tree`) decides.
+"""
+
+from __future__ import annotations
+
+import time
+
+from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
+from scorekeeper.rules.claims.bits import (
+    PEXT_HIGH,
+    PEXT_LOW,
+    POP7,
+    SUIT_MASK_OF,
+    SUIT_OF,
+    cards,
+    representatives,
+)
+from scorekeeper.rules.claims.core import CHECK_EVERY, INFINITY, OverBudget, SearchTimeout
+from scorekeeper.rules.claims.quick import QuickBounds
+
+__all__ = ["BandedGame", "Bands", "Plan"]
+
+HEARTS = SUIT_MASKS[Suit.HEARTS]
+NOT_HEARTS = FULL_DECK ^ HEARTS
+_HEART_CARDS = frozenset(range(13 * Suit.HEARTS, 13 * Suit.HEARTS + 13))
+TABLE_LIMIT = 1_000_000
+"""Entries a banded game's table may hold before it is cleared (about 150 bytes each)."""
+CHEAP_FROM = 4 * 9
+"""The others' leads are tried within node budgets first while this many cards are in play."""
+FIRST_BUDGET = 64
+"""Nodes each of their leads gets in the first round (x8 in the next, up to
+:data:`LAST_BUDGET`, then without a limit): smaller than the exact search's, as a banded
+node costs about ten exact ones."""
+LAST_BUDGET = 512
+CLAIMANT = 127
+"""A claimant's card's place in its band's levels: above every other card of the band."""
+
+
+class BandedGame(QuickBounds):
+    """One banded game of a claim: whether the claimant escapes every scoring card.
+
+    ``claimant_ties``: ties go to the claimant (the claimant's game) instead of
+    the others (the defenders' game). ``ranked``: how many of the others' top
+    cards of each band keep their rank. The attributes named like
+    :class:`~.tree.TrickTree`'s mean the same (the quick bounds are shared
+    with it).
+    """
+
+    def __init__(self, tree: QuickBounds, claimant_ties: bool, ranked: int = 0) -> None:
+        for name in (
+            "seat", "avoid", "lead_mode", "penalty", "win", "lose", "win_cards", "lose_cards",
+            "trick_value", "danger", "escape_forced",
+        ):  # fmt: skip
+            setattr(self, name, getattr(tree, name))
+        self.escape, self.rel = not self.trick_value, 0  # the escape bound needs it
+        self.deadline: float = INFINITY
+        self.claimant_ties, self.ranked = claimant_ties, ranked
+        self.marked = self.danger | self.penalty
+        """Cards that keep their identity: a scoring card, or one R9.4 makes a player discard."""
+        self.squeezed: dict[int, int] = {}
+        """Positions (hands and ranked cards) up to the others' ranks within a band."""
+        self.memo: dict[int, bool] = {}
+        """This game's answers by position (:meth:`_squeeze`, the leader, hearts broken)."""
+        self.sure: dict[int, bool] = {}
+        """Answers true in both games (and at the table): he escapes in the defenders'
+        game, or is caught in the claimant's. Another game of the same claim may share it."""
+        self.nodes = 0
+        self.node_limit = 0
+        self.hands: list[int] = []
+        self.trick: list[int] = []
+        self.leader = self.broken = 0
+        self.tokens = 0
+        """The others' cards that keep their rank (see the module docstring)."""
+
+    def escapes(
+        self, hands: list[int], trick: list[int], leader: int, broken: int, budget: int
+    ) -> bool | None:
+        """Does he escape in this game? None when ``budget`` nodes did not settle it."""
+        self.hands, self.trick, self.leader, self.broken = list(hands), list(trick), leader, broken
+        self.node_limit = self.nodes + budget
+        self.tokens = self._top_cards()
+        try:
+            if not trick:
+                return self._start()
+            return self._trick(self._in_play(), hands[self.seat] | self._his_card())
+        except OverBudget:
+            return None
+
+    # --- positions ------------------------------------------------------------------------
+
+    def _in_play(self) -> int:
+        h = self.hands
+        rem = h[0] | h[1] | h[2] | h[3]
+        for card in self.trick:
+            rem |= 1 << card
+        return rem
+
+    def _his_card(self) -> int:
+        """His card in the current trick, as a bit (0 if he has not played to it)."""
+        n = (self.seat - self.leader) & 3
+        return 1 << self.trick[n] if n < len(self.trick) else 0
+
+    def _top_cards(self) -> int:
+        """The others' top ``ranked`` cards of each band, in hand or in the current trick."""
+        if not self.ranked:
+            return 0
+        mine = self.hands[self.seat] | self._his_card()
+        theirs = self._in_play() & ~mine
+        tokens = 0
+        for suit in SUIT_MASKS:
+            band_top = suit
+            for edge in [*cards(mine & suit), -1]:
+                band = theirs & band_top & ~((2 << edge) - 1 if edge >= 0 else 0)
+                for _ in range(self.ranked):
+                    if not band:
+                        break
+                    top = 1 << band.bit_length() - 1
+                    tokens |= top
+                    band ^= top
+                if edge >= 0:
+                    band_top = (1 << edge) - 1 & suit
+        return tokens
+
+    def _squeeze(self, rem: int) -> int:
+        """The position up to the others' ranks within a band: his hand exactly, then per other
+        hand its cards that keep identity or rank, and per suit where its other cards lie
+        among his (the pattern of his cards among theirs and his, and how many in all)."""
+        hands, seat = self.hands, self.seat
+        mine = hands[seat]
+        fixed_cards = self.marked | self.tokens
+        key = mine << 52 | rem & self.tokens
+        for other in range(4):
+            if other == seat:
+                continue
+            hand = hands[other]
+            fixed = hand & fixed_cards
+            plain = hand ^ fixed
+            key = key << 52 | fixed
+            for shift in (0, 13, 26, 39):
+                key <<= 17
+                p = plain >> shift & 0x1FFF
+                if p:
+                    m = mine >> shift & 0x1FFF
+                    both = p | m
+                    low = both & 127
+                    pattern = PEXT_LOW[low << 7 | m & 127] | (
+                        PEXT_HIGH[(both >> 7) << 6 | m >> 7] << POP7[low]
+                    )
+                    key |= pattern << 4 | both.bit_count()
+        return key
+
+    # --- the search -----------------------------------------------------------------------
+
+    def _start(self) -> bool:
+        """A trick's start: does he escape from here?"""
+        hands = self.hands
+        rem = hands[0] | hands[1] | hands[2] | hands[3]
+        danger = rem & self.danger
+        if not danger and not self.trick_value:
+            return True
+        if not rem:
+            return True
+        raw = (((hands[0] << 52 | hands[1]) << 52 | hands[2]) << 52 | hands[3]) << 52 | self.tokens
+        squeezed = self.squeezed.get(raw)
+        if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
+            squeezed = self._squeeze(rem)
+            self.squeezed[raw] = squeezed
+        key = (squeezed << 2 | self.leader) << 1 | self.broken
+        known = self.sure.get(key)
+        if known is None:
+            known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise OverBudget
+        if not self.nodes & CHECK_EVERY:
+            self._check_clock()
+        answer = self._settled_here(rem)
+        if answer is None:
+            answer = self._trick(rem, hands[self.seat])
+        if answer == self.claimant_ties:
+            self.memo[key] = answer
+        else:
+            self.sure[key] = answer
+        return answer
+
+    def _check_clock(self) -> None:
+        """Every few nodes: stop at the deadline; keep the tables to a sane size."""
+        if time.monotonic() > self.deadline:
+            raise SearchTimeout
+        if len(self.squeezed) > TABLE_LIMIT:
+            self.squeezed.clear()
+        for table in (self.memo, self.sure):
+            if len(table) > TABLE_LIMIT:
+                table.clear()
+
+    def _settled_here(self, rem: int) -> bool | None:
+        """Quick bounds: he can lose every trick (escapes), or must take every one."""
+        value = self._settled(self.hands, rem, self.leader)
+        if value is None:
+            return None
+        best = sum(self.lose[c] for c in cards(rem & self.lose_cards))
+        return value >= best
+
+    def _trick(self, rem: int, base: int) -> bool:
+        """The rest of the current trick and the deal; ``base`` is his hand at the trick's start."""
+        trick, hands = self.trick, self.hands
+        n = len(trick)
+        if n == 4:
+            return self._close(rem, base)
+        player = (self.leader + n) & 3
+        hand = hands[player]
+        moves = self._moves(player, hand, rem, base)
+        his = player == self.seat
+        if not n and not his and len(moves) > 1 and rem.bit_count() >= CHEAP_FROM:
+            return self._cheap_leads(player, hand, moves, rem, base)
+        for card in moves:
+            hands[player] = hand ^ 1 << card
+            trick.append(card)
+            try:
+                answer = self._trick(rem, base)
+            finally:
+                trick.pop()
+                hands[player] = hand
+            if answer == his:
+                return answer
+        return not his
+
+    def _cheap_leads(self, player: int, hand: int, moves: list[int], rem: int, base: int) -> bool:
+        """The others' leads, each first within a small node budget: a lead that catches him
+        often does so quickly, one that fails needs its whole subtree (as in :mod:`.tree`)."""
+        hands, trick = self.hands, self.trick
+        pending, budget = moves, FIRST_BUDGET
+        while pending:
+            later = []
+            for card in pending:
+                outer = self.node_limit
+                if budget:
+                    self.node_limit = min(outer, self.nodes + budget)
+                hands[player] = hand ^ 1 << card
+                trick.append(card)
+                try:
+                    answer = self._trick(rem, base)
+                except OverBudget:
+                    if self.nodes > outer:
+                        raise
+                    later.append(card)
+                    continue
+                finally:
+                    trick.pop()
+                    hands[player] = hand
+                    self.node_limit = outer
+                if not answer:
+                    return False
+            pending = later
+            budget = budget * 8 if 0 < budget < LAST_BUDGET else 0
+        return True
+
+    def _moves(self, player: int, hand: int, rem: int, base: int) -> list[int]:
+        """The player's cards, one per band of the others' (his own: one per run)."""
+        trick = self.trick
+        if trick:
+            legal = hand & SUIT_MASK_OF[trick[0]] or hand & self.penalty or hand
+        else:
+            legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
+        if player == self.seat:
+            moves = cards(representatives(hand, legal, rem, self.marked))
+        else:  # his cards are the only ones between bands: the others' are as if played
+            moves = cards(representatives(hand, legal, base | hand, self.marked | self.tokens))
+        return moves
+
+    def _level(self, card: int, player: int, base: int) -> int:
+        """A card's place among the led suit's cards: band first, then rank within it."""
+        band = (base & SUIT_MASK_OF[card] & (1 << card) - 1).bit_count() << 7
+        if player == self.seat:
+            return band | CLAIMANT
+        if self.tokens >> card & 1:
+            return band | 1 + card % 13
+        return band
+
+    def _close(self, rem: int, base: int) -> bool:
+        """A full trick: its possible winners, then the next trick from each."""
+        trick, leader, seat = self.trick, self.leader, self.seat
+        suit = SUIT_OF[trick[0]]
+        best, winners = -1, []
+        for i, card in enumerate(trick):
+            if SUIT_OF[card] != suit:
+                continue
+            level = self._level(card, (leader + i) & 3, base)
+            if level > best:
+                best, winners = level, [(leader + i) & 3]
+            elif level == best:
+                winners.append((leader + i) & 3)
+        if winners[0] == seat:
+            scoring = self.trick_value or any(self.danger >> c & 1 for c in trick)
+            if scoring:
+                return False
+        saved = self.trick, self.leader, self.broken, self.tokens
+        if self.lead_mode == 2 and suit != Suit.HEARTS and any(c in _HEART_CARDS for c in trick):
+            self.broken = 1
+        self.tokens = self._demoted(base)
+        self.trick = []
+        try:
+            if self.claimant_ties:
+                return any(self._next(w) for w in winners)
+            return all(self._next(w) for w in winners)
+        finally:
+            self.trick, self.leader, self.broken, self.tokens = saved
+
+    def _next(self, winner: int) -> bool:
+        self.leader = winner
+        return self._start()
+
+    def _demoted(self, base: int) -> int:
+        """The ranked cards once his card of this trick is gone: the band below it merges
+        with the one above, so its ranked cards lose their rank (and so do those played)."""
+        tokens = self.tokens
+        if not tokens:
+            return 0
+        n = (self.seat - self.leader) & 3
+        card = self.trick[n]
+        mask = SUIT_MASK_OF[card]
+        lower = (base & mask & (1 << card) - 1).bit_length()  # one above his next lower card
+        span = mask & (1 << card) - 1 & ~((1 << lower) - 1)
+        played = sum(1 << c for c in self.trick)
+        return tokens & ~span & ~played
+
+
+Plan = tuple[tuple[int, bool, int], ...]
+"""Banded games to try in turn: (ranked cards per band, ties to the claimant, nodes)."""
+
+
+class Bands:
+    """The banded games of one claim, kept between calls: a verdict when one settles it.
+
+    The two games of the same tightness share what is true in both
+    (:attr:`BandedGame.sure`).
+    """
+
+    def __init__(self, tree: QuickBounds, deadline: float) -> None:
+        self.tree, self.deadline = tree, deadline
+        self.games: dict[tuple[int, bool], BandedGame] = {}
+
+    def game(self, ranked: int, claimant_ties: bool) -> BandedGame:
+        game = self.games.get((ranked, claimant_ties))
+        if game is None:
+            game = BandedGame(self.tree, claimant_ties, ranked)
+            game.deadline = self.deadline
+            twin = self.games.get((ranked, not claimant_ties))
+            if twin is not None:
+                game.sure = twin.sure
+            self.games[ranked, claimant_ties] = game
+        return game
+
+    @property
+    def nodes(self) -> int:
+        return sum(game.nodes for game in self.games.values())
+
+    def verdict(
+        self, hands: list[int], trick: list[int], leader: int, broken: int, plan: Plan
+    ) -> bool | None:
+        """Does he escape every scoring card (True), or is he caught (False)? None if no game
+        of the plan settled it within its nodes. Only the defenders' game can show that he
+        escapes, only the claimant's that he is caught."""
+        for ranked, claimant_ties, budget in plan:
+            answer = self.game(ranked, claimant_ties).escapes(hands, trick, leader, broken, budget)
+            if answer is not None and answer != claimant_ties:
+                return answer
+        return None

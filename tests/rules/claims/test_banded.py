@@ -1,0 +1,150 @@
+"""The banded games (R3–R6, R9.4, R10): where one settles a claim, the exact answer agrees.
+
+In a banded game the others' cards are known only by where they lie among the
+claimant's cards of their suit (:mod:`scorekeeper.rules.claims.banded`). If
+he keeps every scoring card out of his tricks in the defenders' game (ties go
+to them), he does at the table; if they catch him in the claimant's game (ties
+go to him), they do at the table. Here both are compared with a memoised plain
+minimax on random positions, with none and with one ranked card per band; with
+every card ranked, both games are the table's and must give its answer exactly.
+Then the whole search, asking the banded games at every claim, is compared
+with the minimax.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from scorekeeper.rules.claims import banded, tree
+from scorekeeper.rules.claims.banded import BandedGame, Bands
+from scorekeeper.rules.claims.bits import cards
+from scorekeeper.rules.claims.search import TrickSearch, trick_search
+from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
+from tests.rules.test_claims import C, D, K, Position, Q, random_position, solve
+from tests.rules.test_claims_speedups import memo_minimax
+
+ANY = Combination.ANY
+SETUPS = [
+    ("r3_king_penalty_discard", RuleSet(penalty_discard=True), (K,)),
+    ("r3_king", RuleSet(), (K,)),
+    ("r3_king_hearts_broken", RuleSet(heart_lead=HeartLead.BROKEN, penalty_discard=True), (K,)),
+    ("r3_king_only_hearts", RuleSet(heart_lead=HeartLead.ONLY_HEARTS), (K,)),
+    ("r4_queens", RuleSet(), (Q,)),
+    ("r5_diamonds_penalty_discard", RuleSet(penalty_discard=True), (D,)),
+    ("r6_collections", RuleSet(), (C,)),
+    ("r9_6_queens_diamonds", RuleSet(combination=ANY, penalty_discard=True), (Q, D)),
+    ("r9_6_king_collections", RuleSet(combination=ANY), (K, C)),
+]
+ALL_RANKED = 13
+"""Every card of the others keeps its rank: the banded game is the table's."""
+
+
+def search_of(pos: Position, seat: int) -> TrickSearch:
+    deadline = time.monotonic() + 60
+    return trick_search(
+        pos.rules,
+        pos.contracts,
+        pos.hands,
+        pos.trick,
+        pos.leader,
+        pos.doubled,
+        seat,
+        pos.broken,
+        deadline,
+    )
+
+
+def escapes_at_table(pos: Position, seat: int, search: TrickSearch) -> bool:
+    """Does he keep every scoring card out of his tricks? (His best is then what he gets by
+    taking nothing: the cards of his that score for him when another takes them.)"""
+    in_play = search._in_play()
+    best = sum(search.lose[c] for c in cards(in_play & search.lose_cards))
+    return memo_minimax(pos, seat) == best
+
+
+def scoring_left(
+    rng: random.Random, rules: RuleSet, contracts: tuple, count: int
+) -> list[tuple[Position, int, TrickSearch]]:
+    """Random positions (3–5 cards a hand) where something can still score against the seat."""
+    found = []
+    while len(found) < count:
+        pos = random_position(rng, rules, contracts, rng.choice((3, 4, 4, 5)), rng.random() < 0.3)
+        seat = rng.randrange(4)
+        search = search_of(pos, seat)
+        if search._in_play() & search.danger or search.trick_value:
+            found.append((pos, seat, search))
+    return found
+
+
+def game(search: TrickSearch, pos: Position, claimant_ties: bool, ranked: int) -> bool | None:
+    return BandedGame(search, claimant_ties, ranked).escapes(
+        pos.hands, pos.trick, pos.leader, search.broken, 10**9
+    )
+
+
+@pytest.fixture(params=["plain", "cheap_leads"])
+def lead_budgets(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also with the others' leads budgeted at every trick, on budgets that run out."""
+    if request.param == "cheap_leads":
+        monkeypatch.setattr(banded, "CHEAP_FROM", 0)
+        monkeypatch.setattr(banded, "FIRST_BUDGET", 2)
+        monkeypatch.setattr(banded, "LAST_BUDGET", 16)
+
+
+@pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_r10_banded_games_agree_with_minimax(
+    name: str, rules: RuleSet, contracts: tuple, lead_budgets: None
+) -> None:
+    rng = random.Random(f"banded {name}")
+    settled = {True: 0, False: 0}
+    for pos, seat, search in scoring_left(rng, rules, contracts, 12):
+        truth = escapes_at_table(pos, seat, search)
+        for ranked in (0, 1):
+            if game(search, pos, False, ranked):  # the defenders' game: only "he escapes" counts
+                assert truth, (ranked, "defenders' game")
+                settled[True] += 1
+            if not game(search, pos, True, ranked):  # the claimant's: only "he is caught"
+                assert not truth, (ranked, "claimant's game")
+                settled[False] += 1
+        for claimant_ties in (False, True):
+            assert game(search, pos, claimant_ties, ALL_RANKED) is truth
+    assert settled[True] and settled[False]  # both games settled something
+
+
+def test_r10_bands_share_what_is_true_in_both_games() -> None:
+    rules, contracts = RuleSet(penalty_discard=True), (K,)
+    pos = random_position(random.Random("share"), rules, contracts, 5, mid=False)
+    bands = Bands(search_of(pos, 0), time.monotonic() + 60)
+    theirs, his = bands.game(0, False), bands.game(0, True)
+    assert theirs.sure is his.sure
+    assert theirs.memo is not his.memo
+    assert bands.game(1, True).sure is not his.sure  # a tighter game's positions are others
+
+
+@pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_r10_search_asking_the_banded_games_agrees_with_minimax(
+    name: str, rules: RuleSet, contracts: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Asked at every claim, however small, before any exact search.
+    monkeypatch.setattr(tree, "BANDED_FROM", 0)
+    plan = ((0, False, 10**6), (0, True, 10**6), (1, False, 10**6), (1, True, 10**6))
+    monkeypatch.setattr(tree, "ROUNDS", ((0, plan),))
+    asked: list[bool | None] = []
+    verdict = Bands.verdict
+
+    def counted(self: Bands, *args: object) -> bool | None:
+        answer = verdict(self, *args)  # type: ignore[arg-type]
+        asked.append(answer)
+        return answer
+
+    monkeypatch.setattr(Bands, "verdict", counted)
+    rng = random.Random(f"banded search {name}")
+    for pos, seat, _ in scoring_left(rng, rules, contracts, 4):
+        exact = memo_minimax(pos, seat)
+        for claim in (0, exact, exact + 1):
+            result = solve(pos, seat, claim)
+            assert (result.guaranteed, result.holds) == (exact, exact >= claim), claim
+    assert any(answer is not None for answer in asked)  # they settled some
