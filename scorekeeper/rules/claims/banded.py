@@ -44,7 +44,6 @@ from scorekeeper.rules.claims.bits import (
     PEXT_LOW,
     POP7,
     SUIT_MASK_OF,
-    SUIT_OF,
     cards,
     representatives,
 )
@@ -55,7 +54,6 @@ __all__ = ["BandedGame", "Bands", "Plan"]
 
 HEARTS = SUIT_MASKS[Suit.HEARTS]
 NOT_HEARTS = FULL_DECK ^ HEARTS
-_HEART_CARDS = frozenset(range(13 * Suit.HEARTS, 13 * Suit.HEARTS + 13))
 TABLE_LIMIT = 1_000_000
 """Entries a banded game's table may hold before it is cleared (about 150 bytes each)."""
 CHEAP_FROM = 4 * 9
@@ -89,6 +87,10 @@ class BandedGame(QuickBounds):
         self.deadline: float = INFINITY
         self.claimant_ties, self.ranked = claimant_ties, ranked
         self.marked = self.danger | self.penalty
+        self.loss = tuple(lose - win for win, lose in zip(self.win, self.lose, strict=True))
+        """What taking each card costs him against letting another take it."""
+        self.slack = 0
+        """How much more he may lose to what he takes and still escape (see :meth:`escapes`)."""
         """Cards that keep their identity: a scoring card, or one R9.4 makes a player discard."""
         self.squeezed: dict[int, int] = {}
         """Positions (hands and ranked cards) up to the others' ranks within a band."""
@@ -106,10 +108,18 @@ class BandedGame(QuickBounds):
         """The others' cards that keep their rank (see the module docstring)."""
 
     def escapes(
-        self, hands: list[int], trick: list[int], leader: int, broken: int, budget: int
+        self,
+        hands: list[int],
+        trick: list[int],
+        leader: int,
+        broken: int,
+        budget: int,
+        slack: int = 0,
     ) -> bool | None:
-        """Does he escape in this game? None when ``budget`` nodes did not settle it."""
+        """Does he escape in this game, losing at most ``slack`` points to what he takes?
+        None when ``budget`` nodes did not settle it."""
         self.hands, self.trick, self.leader, self.broken = list(hands), list(trick), leader, broken
+        self.slack = slack
         self.node_limit = self.nodes + budget
         self.tokens = self._top_cards()
         try:
@@ -193,12 +203,15 @@ class BandedGame(QuickBounds):
             return True
         if not rem:
             return True
+        slack = self.slack
+        if slack and slack >= self._most_lost(rem):
+            return True
         raw = (((hands[0] << 52 | hands[1]) << 52 | hands[2]) << 52 | hands[3]) << 52 | self.tokens
         squeezed = self.squeezed.get(raw)
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
             squeezed = self._squeeze(rem)
             self.squeezed[raw] = squeezed
-        key = (squeezed << 2 | self.leader) << 1 | self.broken
+        key = ((squeezed << 2 | self.leader) << 1 | self.broken) << 24 | slack
         known = self.sure.get(key)
         if known is None:
             known = self.memo.get(key)
@@ -228,20 +241,28 @@ class BandedGame(QuickBounds):
             if len(table) > TABLE_LIMIT:
                 table.clear()
 
+    def _most_lost(self, rem: int) -> int:
+        """The most he can still lose to what he takes: every scoring card, every trick."""
+        loss = self.loss
+        tricks = (rem.bit_count() + 3) >> 2
+        return sum(loss[c] for c in cards(rem & self.danger)) - self.trick_value * tricks
+
     def _settled_here(self, rem: int) -> bool | None:
         """Quick bounds: he can lose every trick (escapes), or must take every one."""
         value = self._settled(self.hands, rem, self.leader)
         if value is None:
             return None
         best = sum(self.lose[c] for c in cards(rem & self.lose_cards))
-        return value >= best
+        return value >= best - self.slack
 
     def _trick(self, rem: int, base: int) -> bool:
-        """The rest of the current trick and the deal; ``base`` is his hand at the trick's start."""
+        """The rest of the current trick and the deal; ``base`` is his hand at the trick's start.
+
+        (A search that stops on its budget or the clock leaves the position as it was then:
+        :meth:`escapes` starts each search from its arguments.)
+        """
         trick, hands = self.trick, self.hands
         n = len(trick)
-        if n == 4:
-            return self._close(rem, base)
         player = (self.leader + n) & 3
         hand = hands[player]
         moves = self._moves(player, hand, rem, base)
@@ -251,19 +272,19 @@ class BandedGame(QuickBounds):
         for card in moves:
             hands[player] = hand ^ 1 << card
             trick.append(card)
-            try:
-                answer = self._trick(rem, base)
-            finally:
-                trick.pop()
-                hands[player] = hand
+            answer = self._close(rem, base) if n == 3 else self._trick(rem, base)
+            trick.pop()
             if answer == his:
+                hands[player] = hand
                 return answer
+        hands[player] = hand
         return not his
 
     def _cheap_leads(self, player: int, hand: int, moves: list[int], rem: int, base: int) -> bool:
         """The others' leads, each first within a small node budget: a lead that catches him
         often does so quickly, one that fails needs its whole subtree (as in :mod:`.tree`)."""
         hands, trick = self.hands, self.trick
+        saved_hands, saved = list(hands), (self.leader, self.broken, self.tokens, self.slack)
         pending, budget = moves, FIRST_BUDGET
         while pending:
             later = []
@@ -279,15 +300,20 @@ class BandedGame(QuickBounds):
                     if self.nodes > outer:
                         raise
                     later.append(card)
+                    hands[:] = saved_hands  # as it was at this trick's start
+                    trick.clear()
+                    self.trick = trick
+                    self.leader, self.broken, self.tokens, self.slack = saved
                     continue
                 finally:
-                    trick.pop()
-                    hands[player] = hand
                     self.node_limit = outer
+                trick.pop()
                 if not answer:
+                    hands[player] = hand
                     return False
             pending = later
             budget = budget * 8 if 0 < budget < LAST_BUDGET else 0
+        hands[player] = hand
         return True
 
     def _moves(self, player: int, hand: int, rem: int, base: int) -> list[int]:
@@ -303,61 +329,63 @@ class BandedGame(QuickBounds):
             moves = cards(representatives(hand, legal, base | hand, self.marked | self.tokens))
         return moves
 
-    def _level(self, card: int, player: int, base: int) -> int:
-        """A card's place among the led suit's cards: band first, then rank within it."""
-        band = (base & SUIT_MASK_OF[card] & (1 << card) - 1).bit_count() << 7
-        if player == self.seat:
-            return band | CLAIMANT
-        if self.tokens >> card & 1:
-            return band | 1 + card % 13
-        return band
-
     def _close(self, rem: int, base: int) -> bool:
         """A full trick: its possible winners, then the next trick from each."""
-        trick, leader, seat = self.trick, self.leader, self.seat
-        suit = SUIT_OF[trick[0]]
-        best, winners = -1, []
-        for i, card in enumerate(trick):
-            if SUIT_OF[card] != suit:
+        trick, leader, seat, tokens = self.trick, self.leader, self.seat, self.tokens
+        slack_before = self.slack
+        suit = SUIT_MASK_OF[trick[0]]
+        best, winners, played = -1, [], 0
+        for i in range(4):  # each card's level: its band, then its rank within it (if ranked)
+            card = trick[i]
+            played |= 1 << card
+            if not suit >> card & 1:
                 continue
-            level = self._level(card, (leader + i) & 3, base)
+            level = (base & suit & (1 << card) - 1).bit_count() << 7
+            who = (leader + i) & 3
+            if who == seat:
+                level |= CLAIMANT
+            elif tokens >> card & 1:
+                level |= 1 + card % 13
             if level > best:
-                best, winners = level, [(leader + i) & 3]
+                best, winners = level, [who]
             elif level == best:
-                winners.append((leader + i) & 3)
-        if winners[0] == seat:
-            scoring = self.trick_value or any(self.danger >> c & 1 for c in trick)
-            if scoring:
+                winners.append(who)
+        slack = self.slack
+        if winners[0] == seat and (self.trick_value or played & self.danger):
+            loss = self.loss
+            slack += self.trick_value - sum(loss[c] for c in cards(played & self.danger))
+            if slack < 0:
                 return False
-        saved = self.trick, self.leader, self.broken, self.tokens
-        if self.lead_mode == 2 and suit != Suit.HEARTS and any(c in _HEART_CARDS for c in trick):
+        self.slack = slack
+        broken = self.broken
+        if self.lead_mode == 2 and suit != HEARTS and played & HEARTS:
             self.broken = 1
-        self.tokens = self._demoted(base)
+        if tokens:
+            self.tokens = self._demoted(base, played)
         self.trick = []
-        try:
-            if self.claimant_ties:
-                return any(self._next(w) for w in winners)
-            return all(self._next(w) for w in winners)
-        finally:
-            self.trick, self.leader, self.broken, self.tokens = saved
+        if len(winners) == 1:
+            self.leader = winners[0]
+            answer = self._start()
+        elif self.claimant_ties:
+            answer = any(self._next(w) for w in winners)
+        else:
+            answer = all(self._next(w) for w in winners)
+        self.trick, self.leader, self.broken, self.tokens = trick, leader, broken, tokens
+        self.slack = slack_before
+        return answer
 
     def _next(self, winner: int) -> bool:
         self.leader = winner
         return self._start()
 
-    def _demoted(self, base: int) -> int:
-        """The ranked cards once his card of this trick is gone: the band below it merges
-        with the one above, so its ranked cards lose their rank (and so do those played)."""
-        tokens = self.tokens
-        if not tokens:
-            return 0
-        n = (self.seat - self.leader) & 3
-        card = self.trick[n]
+    def _demoted(self, base: int, played: int) -> int:
+        """The ranked cards once this trick is over: the band below his card merges with the
+        one above, so its ranked cards lose their rank; the played ones are gone."""
+        card = self.trick[(self.seat - self.leader) & 3]
         mask = SUIT_MASK_OF[card]
         lower = (base & mask & (1 << card) - 1).bit_length()  # one above his next lower card
         span = mask & (1 << card) - 1 & ~((1 << lower) - 1)
-        played = sum(1 << c for c in self.trick)
-        return tokens & ~span & ~played
+        return self.tokens & ~span & ~played
 
 
 Plan = tuple[tuple[int, bool, int], ...]
@@ -391,13 +419,14 @@ class Bands:
         return sum(game.nodes for game in self.games.values())
 
     def verdict(
-        self, hands: list[int], trick: list[int], leader: int, broken: int, plan: Plan
+        self, hands: list[int], trick: list[int], leader: int, broken: int, plan: Plan, slack: int
     ) -> bool | None:
-        """Does he escape every scoring card (True), or is he caught (False)? None if no game
-        of the plan settled it within its nodes. Only the defenders' game can show that he
-        escapes, only the claimant's that he is caught."""
+        """Does he escape, losing at most ``slack`` to what he takes (True), or is he caught
+        (False)? None if no game of the plan settled it within its nodes. Only the defenders'
+        game can show that he escapes, only the claimant's that he is caught."""
         for ranked, claimant_ties, budget in plan:
-            answer = self.game(ranked, claimant_ties).escapes(hands, trick, leader, broken, budget)
+            game = self.game(ranked, claimant_ties)
+            answer = game.escapes(hands, trick, leader, broken, budget, slack)
             if answer is not None and answer != claimant_ties:
                 return answer
         return None

@@ -71,13 +71,14 @@ BANDED_FROM = 4 * 9
 """The banded games are asked only about claims with this many cards in play or more (below,
 the exact search is quick)."""
 ROUNDS: tuple[tuple[int, Plan], ...] = (
-    (20_000, ((0, False, 4_000), (0, True, 8_000))),
-    (150_000, ((0, False, 16_000), (0, True, 40_000))),
-    (500_000, ((0, True, 200_000), (1, True, 300_000))),
+    (20_000, ((0, False, 4_000), (0, True, 10_000))),
+    (150_000, ((0, True, 200_000), (0, False, 16_000))),
+    (500_000, ((1, True, 300_000),)),
 )
 """At a claim's position: rounds of the exact search within a node budget (most claims are
 settled in a few hundred nodes), each followed by banded games (:mod:`.banded`) within theirs;
-then the exact search without a limit. A banded node costs about ten exact ones. The exact
+then the exact search without a limit. A banded node costs about eight exact ones; the
+claimant's game, which settles most failing claims, gets the most. The exact
 budgets are counted every :data:`~.core.CHECK_EVERY` + 1 nodes; 0: the banded games first."""
 
 
@@ -181,16 +182,21 @@ class TrickTree(MoveOrder, QuickBounds):
     ) -> int | None:
         """At the claim's own position: a value or bound that settles the window, if any.
 
-        Once per claim, in :data:`ROUNDS`: the exact search within a node
-        budget, then the banded games (:mod:`.banded`), asked whether he can
-        keep every scoring card out of his tricks. If he can, his value is what
-        he gets by taking nothing; if he cannot, it is at least one scoring
-        card (or trick) less. None: the exact search goes on without a limit.
+        Once per claim, at the first window's ``beta`` (the claim, for a
+        verdict), in :data:`ROUNDS`: the exact search within a node budget,
+        then the banded games (:mod:`.banded`), asked whether he can keep what
+        he takes from costing him more than ``beta`` leaves him to lose (what
+        he would make by taking nothing, less ``beta``). Their answer is a bound
+        at ``beta``, kept for the later windows. None: the exact search goes on
+        without a limit.
         """
         bands = self.bands
         if bands is not None:
             self.bands = None  # asked once a claim
-            for exact_budget, plan in ROUNDS:
+            low, high = self.bounds()
+            best = sum(self.lose[c] for c in cards(self._in_play() & self.lose_cards))
+            slack = best - beta  # he makes ``beta`` if he loses at most this to what he takes
+            for exact_budget, plan in ROUNDS if slack >= 0 else ():
                 if exact_budget:
                     self.node_limit = self.nodes + exact_budget
                     try:
@@ -199,12 +205,13 @@ class TrickTree(MoveOrder, QuickBounds):
                         self._restore(saved)
                     finally:
                         self.node_limit = INFINITY
+                hands, trick, leader, broken = self.hands, self.trick, self.leader, self.broken
                 try:
-                    escapes = bands.verdict(self.hands, self.trick, self.leader, self.broken, plan)
+                    escapes = bands.verdict(hands, trick, leader, broken, plan, slack)
                 finally:
                     self.banded_nodes = bands.nodes
                 if escapes is not None:
-                    self.start_bounds = self._escape_bounds(escapes)
+                    self.start_bounds = (beta, high) if escapes else (low, beta - 1)
                     break
         if self.start_bounds is None:
             return None
@@ -212,18 +219,6 @@ class TrickTree(MoveOrder, QuickBounds):
         if low >= beta or low == high:
             return low
         return high if high <= alpha else None
-
-    def _escape_bounds(self, escapes: bool) -> tuple[int, int]:
-        """The claim's bounds once it is known whether he escapes every scoring card."""
-        rem = self._in_play()
-        low, high = self.bounds()
-        best = sum(self.lose[c] for c in cards(rem & self.lose_cards))
-        if escapes:
-            return best, best
-        if self.trick_value:
-            return low, best + self.trick_value
-        danger = cards(rem & self.danger)
-        return low, best - min(self.lose[c] - self.win[c] for c in danger)
 
     # --- the search -----------------------------------------------------------------------
 

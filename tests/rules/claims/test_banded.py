@@ -5,8 +5,10 @@ claimant's cards of their suit (:mod:`scorekeeper.rules.claims.banded`). If
 he keeps every scoring card out of his tricks in the defenders' game (ties go
 to them), he does at the table; if they catch him in the claimant's game (ties
 go to him), they do at the table. Here both are compared with a memoised plain
-minimax on random positions, with none and with one ranked card per band; with
-every card ranked, both games are the table's and must give its answer exactly.
+minimax on random positions, with none and with one ranked card per band, for a
+claimant who may lose nothing and who may lose some points to what he takes;
+with every card ranked, both games are the table's and must give its answer
+exactly.
 Then the whole search, asking the banded games at every claim, is compared
 with the minimax.
 """
@@ -57,12 +59,10 @@ def search_of(pos: Position, seat: int) -> TrickSearch:
     )
 
 
-def escapes_at_table(pos: Position, seat: int, search: TrickSearch) -> bool:
-    """Does he keep every scoring card out of his tricks? (His best is then what he gets by
-    taking nothing: the cards of his that score for him when another takes them.)"""
-    in_play = search._in_play()
-    best = sum(search.lose[c] for c in cards(in_play & search.lose_cards))
-    return memo_minimax(pos, seat) == best
+def best_of(search: TrickSearch) -> int:
+    """What he makes by taking nothing: the cards of his that score for him when another
+    takes them (under normal signs, the most he can make)."""
+    return sum(search.lose[c] for c in cards(search._in_play() & search.lose_cards))
 
 
 def scoring_left(
@@ -79,9 +79,11 @@ def scoring_left(
     return found
 
 
-def game(search: TrickSearch, pos: Position, claimant_ties: bool, ranked: int) -> bool | None:
+def game(
+    search: TrickSearch, pos: Position, claimant_ties: bool, ranked: int, slack: int = 0
+) -> bool | None:
     return BandedGame(search, claimant_ties, ranked).escapes(
-        pos.hands, pos.trick, pos.leader, search.broken, 10**9
+        pos.hands, pos.trick, pos.leader, search.broken, 10**9, slack
     )
 
 
@@ -101,16 +103,19 @@ def test_r10_banded_games_agree_with_minimax(
     rng = random.Random(f"banded {name}")
     settled = {True: 0, False: 0}
     for pos, seat, search in scoring_left(rng, rules, contracts, 12):
-        truth = escapes_at_table(pos, seat, search)
-        for ranked in (0, 1):
-            if game(search, pos, False, ranked):  # the defenders' game: only "he escapes" counts
-                assert truth, (ranked, "defenders' game")
-                settled[True] += 1
-            if not game(search, pos, True, ranked):  # the claimant's: only "he is caught"
-                assert not truth, (ranked, "claimant's game")
-                settled[False] += 1
-        for claimant_ties in (False, True):
-            assert game(search, pos, claimant_ties, ALL_RANKED) is truth
+        exact, best = memo_minimax(pos, seat), best_of(search)
+        # He escapes if what he takes costs him at most ``slack``: nothing, or some of it.
+        for slack in (0, rng.randrange(0, best - exact + 1), best - exact):
+            truth = exact >= best - slack
+            for ranked in (0, 1):
+                if game(search, pos, False, ranked, slack):  # the defenders': "he escapes"
+                    assert truth, (ranked, slack, "defenders' game")
+                    settled[True] += 1
+                if not game(search, pos, True, ranked, slack):  # the claimant's: "caught"
+                    assert not truth, (ranked, slack, "claimant's game")
+                    settled[False] += 1
+            for claimant_ties in (False, True):
+                assert game(search, pos, claimant_ties, ALL_RANKED, slack) is truth, slack
     assert settled[True] and settled[False]  # both games settled something
 
 
