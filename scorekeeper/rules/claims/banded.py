@@ -1,8 +1,10 @@
-"""Banded games: "he takes no penalty card" decided with the others' cards known only by band (R10).
+"""Banded games: can what he takes be kept under a cost, the others' cards known by band (R10).
 
 A claim that the claimant takes nothing more that costs him (in King, "I
 won't take the K♥"; in Queens, "no queen") is decided by whether the three
-others can force a scoring card into one of his tricks. That depends on
+others can force a scoring card into one of his tricks; any other claim, by
+whether they can force on him more than it leaves him to lose (the *slack*:
+what he makes by taking nothing, less the claim). That depends on
 their cards mostly through where each lies among *his* cards of its suit:
 its *band* (how many of his cards of the suit are below it). Between
 themselves, the rank of their cards only says which of them wins a trick he
