@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, QUEENS, Card, hand_mask, indices_of
 from scorekeeper.rules.claims import check_claim
-from scorekeeper.rules.claims.core import ClaimResult
-from scorekeeper.rules.claims.search import solve_claim
+from scorekeeper.rules.claims.core import ALL_ON, ClaimResult, SearchOptions
+from scorekeeper.rules.claims.search import TrickSearch, solve_claim, trick_search
 from scorekeeper.rules.claims.weights import doubled_holders_of
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.deals import random_cut_deal, random_deal
@@ -170,6 +170,24 @@ def random_position(
         cut.leader,
         cut.hearts_broken,
         doubled,
+    )
+
+
+def search_of(
+    pos: Position, seat: int, deadline: float = float("inf"), options: SearchOptions = ALL_ON
+) -> TrickSearch:
+    """The claim search of a position, ready to run (as :func:`solve` runs it)."""
+    return trick_search(
+        pos.rules,
+        pos.contracts,
+        pos.hands,
+        pos.trick,
+        pos.leader,
+        pos.doubled,
+        seat,
+        pos.broken,
+        deadline,
+        options=options,
     )
 
 

@@ -49,7 +49,13 @@ from scorekeeper.rules.claims.bits import (
     cards,
     representatives,
 )
-from scorekeeper.rules.claims.core import CHECK_EVERY, INFINITY, OverBudget, SearchTimeout
+from scorekeeper.rules.claims.core import (
+    CHECK_EVERY,
+    INFINITY,
+    OverBudget,
+    SearchTimeout,
+    cheapest_first,
+)
 from scorekeeper.rules.claims.quick import QuickBounds
 
 __all__ = ["BandedGame", "Bands", "Plan"]
@@ -132,13 +138,6 @@ class BandedGame(QuickBounds):
             return None
 
     # --- positions ------------------------------------------------------------------------
-
-    def _in_play(self) -> int:
-        h = self.hands
-        rem = h[0] | h[1] | h[2] | h[3]
-        for card in self.trick:
-            rem |= 1 << card
-        return rem
 
     def _his_card(self) -> int:
         """His card in the current trick, as a bit (0 if he has not played to it)."""
@@ -287,34 +286,25 @@ class BandedGame(QuickBounds):
         often does so quickly, one that fails needs its whole subtree (as in :mod:`.tree`)."""
         hands, trick = self.hands, self.trick
         saved_hands, saved = list(hands), (self.leader, self.broken, self.tokens, self.slack)
-        pending, budget = moves, FIRST_BUDGET
-        while pending:
-            later = []
-            for card in pending:
-                outer = self.node_limit
-                if budget:
-                    self.node_limit = min(outer, self.nodes + budget)
-                hands[player] = hand ^ 1 << card
-                trick.append(card)
-                try:
-                    answer = self._trick(rem, base)
-                except OverBudget:
-                    if self.nodes > outer:
-                        raise
-                    later.append(card)
-                    hands[:] = saved_hands  # as it was at this trick's start
-                    trick.clear()
-                    self.trick = trick
-                    self.leader, self.broken, self.tokens, self.slack = saved
-                    continue
-                finally:
-                    self.node_limit = outer
-                trick.pop()
-                if not answer:
-                    hands[player] = hand
-                    return False
-            pending = later
-            budget = budget * 8 if 0 < budget < LAST_BUDGET else 0
+
+        def attempt(card: int) -> bool:
+            hands[player] = hand ^ 1 << card
+            trick.append(card)
+            answer = self._trick(rem, base)
+            trick.pop()
+            return answer
+
+        def restore() -> None:  # as it was at this trick's start
+            hands[:] = saved_hands
+            trick.clear()
+            self.trick = trick
+            self.leader, self.broken, self.tokens, self.slack = saved
+
+        budgets = (FIRST_BUDGET, LAST_BUDGET)
+        for _, answer in cheapest_first(self, moves, budgets, attempt, restore):
+            if not answer:
+                hands[player] = hand
+                return False
         hands[player] = hand
         return True
 

@@ -24,8 +24,9 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 DEFAULT_TIME_LIMIT = 20.0
 """Seconds a claim search may take when the caller gives no deadline."""
@@ -79,6 +80,56 @@ class SearchTimeout(Exception):
 
 class OverBudget(Exception):
     """A search given a node budget ran out of it before it was settled."""
+
+
+class Budgeted(Protocol):
+    """A search that counts its nodes and stops (:class:`OverBudget`) past ``node_limit``."""
+
+    nodes: int
+    node_limit: int
+
+
+T = TypeVar("T")
+
+
+def cheapest_first(
+    search: Budgeted,
+    moves: list[int],
+    budgets: tuple[int, int],
+    attempt: Callable[[int], T],
+    restore: Callable[[], None],
+) -> Iterator[tuple[int, T]]:
+    """Each move with its result, each move first tried within a small node budget.
+
+    A move that refutes often does so in a short forcing line, while one that
+    fails needs its whole subtree searched; so each is first searched within
+    ``budgets[0]`` nodes, those that ran out again with 8 times as many, and
+    after ``budgets[1]`` without a limit. The results are the same as trying
+    the moves one after the other, the refuting one often found sooner.
+    ``attempt(card)`` plays and searches the move; when its budget runs out,
+    ``restore()`` puts the position back. An enclosing budget that runs out is
+    raised on.
+    """
+    pending, budget = moves, budgets[0]
+    while pending:
+        later = []
+        for card in pending:
+            outer = search.node_limit
+            if budget:
+                search.node_limit = min(outer, search.nodes + budget)
+            try:
+                result = attempt(card)
+            except OverBudget:
+                search.node_limit = outer
+                restore()
+                if search.nodes > outer:
+                    raise
+                later.append(card)
+                continue
+            search.node_limit = outer
+            yield card, result
+        pending = later
+        budget = budget * 8 if 0 < budget < budgets[1] else 0
 
 
 @dataclass(frozen=True)

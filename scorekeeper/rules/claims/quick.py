@@ -34,6 +34,7 @@ class QuickBounds:
     """Settled positions, mixed into :class:`~.tree.TrickTree`."""
 
     hands: list[int]
+    trick: list[int]
     seat: int
     avoid: bool
     lead_mode: int
@@ -50,6 +51,14 @@ class QuickBounds:
     """The cards that cost the claimant if he takes them (none may gain him anything)."""
     escape_forced: bool
     """R9.4 binds every holder of a danger card: void, he must discard a penalty card."""
+
+    def _in_play(self) -> int:
+        """The cards still in play: held, or in the current trick."""
+        h = self.hands
+        rem = h[0] | h[1] | h[2] | h[3]
+        for card in self.trick:
+            rem |= 1 << card
+        return rem
 
     def _settled(self, hands: list[int], rem: int, leader: int) -> int | None:
         """The value when no trick can change hands any more, else None (quick bounds).

@@ -41,6 +41,7 @@ from scorekeeper.rules.claims.core import (
     OverBudget,
     SearchOptions,
     SearchTimeout,
+    cheapest_first,
 )
 from scorekeeper.rules.claims.order import MoveOrder
 from scorekeeper.rules.claims.partition import parts, region, region_cards, region_mask
@@ -221,13 +222,6 @@ class TrickTree(MoveOrder, QuickBounds):
         return high if high <= alpha else None
 
     # --- the search -----------------------------------------------------------------------
-
-    def _in_play(self) -> int:
-        h = self.hands
-        rem = h[0] | h[1] | h[2] | h[3]
-        for card in self.trick:
-            rem |= 1 << card
-        return rem
 
     def _bounds(self, rem: int, tricks: int) -> tuple[int, int]:
         low = high = 0
@@ -560,34 +554,24 @@ class TrickTree(MoveOrder, QuickBounds):
         saved_hands, saved_trick = list(hands), list(trick)
         leader, broken = self.leader, self.broken
         best, choice, rel = INFINITY, moves[0], 0
-        pending, budget = moves, FIRST_BUDGET
-        while pending:
-            later = []
-            for card in pending:
-                outer = self.node_limit
-                if budget:
-                    self.node_limit = min(outer, self.nodes + budget)
-                try:
-                    v = play(card, a, b)
-                except OverBudget:
-                    self.overruns += 1
-                    self.node_limit = outer
-                    hands[:], trick[:] = saved_hands, saved_trick
-                    self.trick, self.leader, self.broken = trick, leader, broken
-                    if self.nodes > outer:
-                        raise
-                    later.append(card)
-                    continue
-                self.node_limit = outer
-                if v < best:
-                    best, choice = v, card
-                    if v < b:
-                        b = v
-                if a >= b:
-                    return best, choice, self.rel
-                rel |= self.rel
-            pending = later
-            budget = budget * 8 if 0 < budget < LAST_BUDGET else 0
+
+        def restore() -> None:
+            self.overruns += 1
+            hands[:], trick[:] = saved_hands, saved_trick
+            self.trick, self.leader, self.broken = trick, leader, broken
+
+        def attempt(card: int) -> int:
+            return play(card, a, b)  # the window as narrowed by the cards before it
+
+        budgets = (FIRST_BUDGET, LAST_BUDGET)
+        for card, v in cheapest_first(self, moves, budgets, attempt, restore):
+            if v < best:
+                best, choice = v, card
+                if v < b:
+                    b = v
+            if a >= b:
+                return best, choice, self.rel
+            rel |= self.rel
         return best, choice, rel
 
     @staticmethod

@@ -23,9 +23,9 @@ import pytest
 from scorekeeper.rules.claims import banded, tree
 from scorekeeper.rules.claims.banded import BandedGame, Bands
 from scorekeeper.rules.claims.bits import cards
-from scorekeeper.rules.claims.search import TrickSearch, trick_search
+from scorekeeper.rules.claims.search import TrickSearch
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from tests.rules.test_claims import C, D, K, Position, Q, random_position, solve
+from tests.rules.test_claims import C, D, K, Position, Q, random_position, search_of, solve
 from tests.rules.test_claims_speedups import memo_minimax
 
 ANY = Combination.ANY
@@ -42,21 +42,6 @@ SETUPS = [
 ]
 ALL_RANKED = 13
 """Every card of the others keeps its rank: the banded game is the table's."""
-
-
-def search_of(pos: Position, seat: int) -> TrickSearch:
-    deadline = time.monotonic() + 60
-    return trick_search(
-        pos.rules,
-        pos.contracts,
-        pos.hands,
-        pos.trick,
-        pos.leader,
-        pos.doubled,
-        seat,
-        pos.broken,
-        deadline,
-    )
 
 
 def best_of(search: TrickSearch) -> int:

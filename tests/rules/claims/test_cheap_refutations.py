@@ -17,8 +17,7 @@ import pytest
 
 from scorekeeper.rules.claims import tree
 from scorekeeper.rules.claims.core import ALL_ON, ClaimResult, SearchOptions, adjudicate
-from scorekeeper.rules.claims.search import trick_search
-from tests.rules.test_claims import Position, random_position, solve
+from tests.rules.test_claims import Position, random_position, search_of, solve
 from tests.rules.test_claims_speedups import SETUPS, memo_minimax
 
 NO_CHEAP = replace(ALL_ON, cheap_first=False)
@@ -36,18 +35,7 @@ def run(
     pos: Position, seat: int, claim: int | None, options: SearchOptions
 ) -> tuple[ClaimResult, int]:
     """The claim adjudicated, and how many budgeted searches ran out on the way."""
-    search = trick_search(
-        pos.rules,
-        pos.contracts,
-        pos.hands,
-        pos.trick,
-        pos.leader,
-        pos.doubled,
-        seat,
-        pos.broken,
-        float("inf"),
-        options=options,
-    )
+    search = search_of(pos, seat, options=options)
     return adjudicate(search, claim, None, options.verdict_first), search.overruns
 
 
@@ -102,9 +90,7 @@ def test_a_timeout_inside_a_budget_leaves_the_search_usable(
     rng = random.Random("cheap timeout")
     name, rules, contracts = SETUPS[4]
     pos = random_position(rng, rules, contracts, 4, mid=False)
-    search = trick_search(
-        pos.rules, pos.contracts, pos.hands, pos.trick, pos.leader, pos.doubled, 1, pos.broken, 0.0
-    )
+    search = search_of(pos, 1, deadline=0.0)
     search.node_limit = 5  # as if a timeout had struck inside a budgeted search
     search.deadline = float("inf")
     assert search.value(-tree.INFINITY, tree.INFINITY) == memo_minimax(pos, 1)

@@ -15,10 +15,9 @@ import pytest
 from scorekeeper.rules.cards import Card, hand_mask
 from scorekeeper.rules.claims.core import ALL_ON, mtd
 from scorekeeper.rules.claims.partition import parts, region, region_cards, region_mask
-from scorekeeper.rules.claims.search import trick_search
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from tests.rules.test_claims import random_position, solve
+from tests.rules.test_claims import random_position, search_of, solve
 from tests.rules.test_claims_speedups import SETUPS, memo_minimax
 
 NO_PARTITION = replace(ALL_ON, partition=False)
@@ -94,18 +93,7 @@ def test_partition_search_saves_nodes_on_eight_cards() -> None:
     pos = random_position(random.Random("partition nodes"), rules, contracts, 8, mid=False)
     nodes = {}
     for options in (ALL_ON, NO_PARTITION):
-        search = trick_search(
-            pos.rules,
-            pos.contracts,
-            pos.hands,
-            pos.trick,
-            pos.leader,
-            pos.doubled,
-            0,
-            pos.broken,
-            float("inf"),
-            options=options,
-        )
+        search = search_of(pos, 0, options=options)
         low, high = search.bounds()
         mtd(search, low, high, high)
         nodes[options.partition] = search.nodes
