@@ -178,15 +178,15 @@ def search_of(
 ) -> TrickSearch:
     """The claim search of a position, ready to run (as :func:`solve` runs it)."""
     return trick_search(
-        pos.rules,
-        pos.contracts,
-        pos.hands,
-        pos.trick,
-        pos.leader,
-        pos.doubled,
-        seat,
-        pos.broken,
-        deadline,
+        rules=pos.rules,
+        contracts=pos.contracts,
+        hands=pos.hands,
+        current_trick=pos.trick,
+        leader=pos.leader,
+        doubled=pos.doubled,
+        seat=seat,
+        hearts_broken=pos.broken,
+        deadline=deadline,
         options=options,
     )
 
