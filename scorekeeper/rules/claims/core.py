@@ -67,8 +67,9 @@ class SearchOptions:
     """Settle positions where the claimant, holding no penalty card, can keep every one out of
     his tricks: each suit of his ducks or can bring him none (needs ``quick_bounds``)."""
     banded: bool = True
-    """Where the claimant's best is to take no more scoring card, first ask the banded games
-    (:mod:`.banded`), which may settle whether he can, with far fewer positions."""
+    """Where taking things never helps the claimant, ask the banded games (:mod:`.banded`) at
+    the claim's position whether he can keep what he takes within what the claim leaves him to
+    lose: with far fewer positions, they may settle it either way."""
 
 
 ALL_ON = SearchOptions()

@@ -126,9 +126,9 @@ class TrickTree(MoveOrder, QuickBounds):
         self.node_limit = INFINITY
         """The node count at which the innermost budgeted search stops (:class:`OverBudget`)."""
         self.overruns = 0
+        """How many budgeted searches ran out (:meth:`_refute`)."""
         self.banded_nodes = 0
         """Positions the banded games searched (:mod:`.banded`; not in :attr:`nodes`)."""
-        """How many budgeted searches ran out (:meth:`_refute`)."""
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.squeezed: dict[int, Squeezed] = {}
         self.rel = 0
