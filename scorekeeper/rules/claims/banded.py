@@ -76,7 +76,7 @@ CLAIMANT = 127
 
 
 class BandedGame(QuickBounds):
-    """One banded game of a claim: whether the claimant escapes every scoring card.
+    """One banded game of a claim: can the claimant keep what he takes within a slack?
 
     ``claimant_ties``: ties go to the claimant (the claimant's game) instead of
     the others (the defenders' game). ``ranked``: how many of the others' top
@@ -91,15 +91,15 @@ class BandedGame(QuickBounds):
             "trick_value", "danger", "escape_forced",
         ):  # fmt: skip
             setattr(self, name, getattr(tree, name))
-        self.escape, self.rel = not self.trick_value, 0  # the escape bound needs it
+        self.escape, self.rel = not self.trick_value, 0  # the escape bound: tricks score nothing
         self.deadline: float = INFINITY
         self.claimant_ties, self.ranked = claimant_ties, ranked
         self.marked = self.danger | self.penalty
+        """Cards that keep their identity: a scoring card, or one R9.4 makes a player discard."""
         self.loss = tuple(lose - win for win, lose in zip(self.win, self.lose, strict=True))
         """What taking each card costs him against letting another take it."""
         self.slack = 0
         """How much more he may lose to what he takes and still escape (see :meth:`escapes`)."""
-        """Cards that keep their identity: a scoring card, or one R9.4 makes a player discard."""
         self.squeezed: dict[int, int] = {}
         """Positions (hands and ranked cards) up to the others' ranks within a band."""
         self.memo: dict[int, bool] = {}

@@ -78,7 +78,7 @@ ROUNDS: tuple[tuple[int, Plan], ...] = (
 )
 """At a claim's position: rounds of the exact search within a node budget (most claims are
 settled in a few hundred nodes), each followed by banded games (:mod:`.banded`) within theirs;
-then the exact search without a limit. A banded node costs about eight exact ones; the
+then the exact search without a limit. A banded node costs eight to ten exact ones; the
 claimant's game, which settles most failing claims, gets the most. The exact
 budgets are counted every :data:`~.core.CHECK_EVERY` + 1 nodes; 0: the banded games first."""
 
