@@ -253,8 +253,7 @@ class BandedGame(QuickBounds):
         value = self._settled(self.hands, rem, self.leader)
         if value is None:
             return None
-        best = sum(self.lose[c] for c in cards(rem & self.lose_cards))
-        return value >= best - self.slack
+        return value >= self._untaken(rem) - self.slack
 
     def _trick(self, rem: int, base: int) -> bool:
         """The rest of the current trick and the deal; ``base`` is his hand at the trick's start.

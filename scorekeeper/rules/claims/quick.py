@@ -86,6 +86,11 @@ class QuickBounds:
             self.rel = sum(rem & suit & -(rem & suit) for suit in SUIT_MASKS if mine & suit)
         elif not self.escape or not self._escapes(hands, rem, leader):
             return None
+        return self._untaken(rem)
+
+    def _untaken(self, rem: int) -> int:
+        """What he makes of the cards in ``rem`` by taking none of them: his own doubled
+        cards' bonus when another takes them (under normal signs, the most he can make)."""
         lose = self.lose
         return sum(lose[c] for c in cards(rem & self.lose_cards))
 

@@ -195,8 +195,8 @@ class TrickTree(MoveOrder, QuickBounds):
         if bands is not None:
             self.bands = None  # asked once a claim
             low, high = self.bounds()
-            best = sum(self.lose[c] for c in cards(self._in_play() & self.lose_cards))
-            slack = best - beta  # he makes ``beta`` if he loses at most this to what he takes
+            # He makes ``beta`` if he loses at most this to what he takes.
+            slack = self._untaken(self._in_play()) - beta
             for exact_budget, plan in ROUNDS if slack >= 0 else ():
                 if exact_budget:
                     self.node_limit = self.nodes + exact_budget

@@ -22,7 +22,6 @@ import pytest
 
 from scorekeeper.rules.claims import banded, tree
 from scorekeeper.rules.claims.banded import BandedGame, Bands
-from scorekeeper.rules.claims.bits import cards
 from scorekeeper.rules.claims.search import TrickSearch
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
 from tests.rules.test_claims import C, D, K, Position, Q, random_position, search_of, solve
@@ -47,7 +46,7 @@ ALL_RANKED = 13
 def best_of(search: TrickSearch) -> int:
     """What he makes by taking nothing: the cards of his that score for him when another
     takes them (under normal signs, the most he can make)."""
-    return sum(search.lose[c] for c in cards(search._in_play() & search.lose_cards))
+    return search._untaken(search._in_play())
 
 
 def scoring_left(
