@@ -13,7 +13,8 @@ does not, so who leads next.
 A banded game plays the deal with each of the others' cards known only by
 its suit and band (the scoring cards and R9.4's penalty cards keep their
 identity), so positions that differ only in which of the others holds which
-card of a band are one position, and far fewer positions need searching.
+card of a band are one position, and far fewer positions need searching (nor
+do the cards played before matter, only the order of those in play).
 When the others' cards of the top band of a trick tie, someone chooses the
 winner among them:
 
@@ -39,13 +40,16 @@ game settles it, the exact search (:mod:`.tree`) decides.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS, Suit
 from scorekeeper.rules.claims.bits import (
+    CARDS_OF,
     PEXT_HIGH,
     PEXT_LOW,
     POP7,
     SUIT_MASK_OF,
+    SUIT_OF,
     cards,
     representatives,
 )
@@ -71,8 +75,6 @@ FIRST_BUDGET = 64
 :data:`LAST_BUDGET`, then without a limit): smaller than the exact search's, as a banded
 node costs about ten exact ones."""
 LAST_BUDGET = 512
-CLAIMANT = 127
-"""A claimant's card's place in its band's levels: above every other card of the band."""
 
 
 class BandedGame(QuickBounds):
@@ -96,6 +98,8 @@ class BandedGame(QuickBounds):
         self.claimant_ties, self.ranked = claimant_ties, ranked
         self.marked = self.danger | self.penalty
         """Cards that keep their identity: a scoring card, or one R9.4 makes a player discard."""
+        self.exact = self.marked | self.win_cards | self.lose_cards
+        """Cards whose identity the positions' keys keep (their scores may differ in a suit)."""
         self.loss = tuple(lose - win for win, lose in zip(self.win, self.lose, strict=True))
         """What taking each card costs him against letting another take it."""
         self.slack = 0
@@ -166,30 +170,32 @@ class BandedGame(QuickBounds):
         return tokens
 
     def _squeeze(self, rem: int) -> int:
-        """The position up to the others' ranks within a band: his hand exactly, then per other
-        hand its cards that keep identity or rank, and per suit where its other cards lie
-        among his (the pattern of his cards among theirs and his, and how many in all)."""
+        """The position up to the others' ranks within a band, and up to the cards played
+        (as :func:`~.partition.parts`): which cards that keep their identity or score are in
+        play; per suit, how many cards are in play, his cards' places among them and each
+        other hand's cards that keep identity or rank; then where its other cards lie among
+        his (the pattern of his cards among theirs and his, and how many in all)."""
         hands, seat = self.hands, self.seat
-        mine = hands[seat]
+        low, high, pop = PEXT_LOW, PEXT_HIGH, POP7  # pext, inlined
         fixed_cards = self.marked | self.tokens
-        key = mine << 52 | rem & self.tokens
-        for other in range(4):
-            if other == seat:
-                continue
-            hand = hands[other]
-            fixed = hand & fixed_cards
-            plain = hand ^ fixed
-            key = key << 52 | fixed
-            for shift in (0, 13, 26, 39):
+        mine = hands[seat]
+        others = [hands[other] for other in range(4) if other != seat]
+        key = rem & self.exact
+        for shift in (0, 13, 26, 39):
+            r = rem >> shift & 0x1FFF
+            rl, rh, up = (r & 127) << 7, (r >> 7) << 6, pop[r & 127]
+            m = mine >> shift & 0x1FFF
+            key = (key << 4 | r.bit_count()) << 13 | low[rl | m & 127] | high[rh | m >> 7] << up
+            for hand in others:
+                held = hand >> shift & 0x1FFF
+                fixed = held & fixed_cards >> shift
+                plain = held ^ fixed
+                key = key << 13 | low[rl | fixed & 127] | high[rh | fixed >> 7] << up
                 key <<= 17
-                p = plain >> shift & 0x1FFF
-                if p:
-                    m = mine >> shift & 0x1FFF
-                    both = p | m
-                    low = both & 127
-                    pattern = PEXT_LOW[low << 7 | m & 127] | (
-                        PEXT_HIGH[(both >> 7) << 6 | m >> 7] << POP7[low]
-                    )
+                if plain:
+                    both = plain | m
+                    b = both & 127
+                    pattern = low[b << 7 | m & 127] | high[(both >> 7) << 6 | m >> 7] << pop[b]
                     key |= pattern << 4 | both.bit_count()
         return key
 
@@ -280,7 +286,9 @@ class BandedGame(QuickBounds):
         hands[player] = hand
         return not his
 
-    def _cheap_leads(self, player: int, hand: int, moves: list[int], rem: int, base: int) -> bool:
+    def _cheap_leads(
+        self, player: int, hand: int, moves: Sequence[int], rem: int, base: int
+    ) -> bool:
         """The others' leads, each first within a small node budget: a lead that catches him
         often does so quickly, one that fails needs its whole subtree (as in :mod:`.tree`)."""
         hands, trick = self.hands, self.trick
@@ -307,46 +315,45 @@ class BandedGame(QuickBounds):
         hands[player] = hand
         return True
 
-    def _moves(self, player: int, hand: int, rem: int, base: int) -> list[int]:
+    def _moves(self, player: int, hand: int, rem: int, base: int) -> Sequence[int]:
         """The player's cards, one per band of the others' (his own: one per run)."""
         trick = self.trick
         if trick:
-            legal = hand & SUIT_MASK_OF[trick[0]] or hand & self.penalty or hand
+            suit = SUIT_OF[trick[0]]
+            legal = hand & SUIT_MASKS[suit]
+            if not legal:
+                suit, legal = -1, hand & self.penalty or hand
+        elif self.lead_mode == 0 or self.broken:
+            suit, legal = -1, hand
         else:
-            legal = hand if self.lead_mode == 0 or self.broken else hand & NOT_HEARTS or hand
+            suit, legal = -1, hand & NOT_HEARTS or hand
         if player == self.seat:
-            moves = cards(representatives(hand, legal, rem, self.marked))
+            ones = representatives(hand, legal, rem, self.marked)
         else:  # his cards are the only ones between bands: the others' are as if played
-            moves = cards(representatives(hand, legal, base | hand, self.marked | self.tokens))
-        return moves
+            ones = representatives(hand, legal, base | hand, self.marked | self.tokens)
+        return cards(ones) if suit < 0 else CARDS_OF[suit][ones >> 13 * suit & 0x1FFF]
 
     def _close(self, rem: int, base: int) -> bool:
         """A full trick: its possible winners, then the next trick from each."""
         trick, leader, seat, tokens = self.trick, self.leader, self.seat, self.tokens
-        slack_before = self.slack
-        suit = SUIT_MASK_OF[trick[0]]
-        best, winners, played = -1, [], 0
-        for i in range(4):  # each card's level: its band, then its rank within it (if ranked)
-            card = trick[i]
-            played |= 1 << card
-            if not suit >> card & 1:
-                continue
-            level = (base & suit & (1 << card) - 1).bit_count() << 7
-            who = (leader + i) & 3
-            if who == seat:
-                level |= CLAIMANT
-            elif tokens >> card & 1:
-                level |= 1 + card % 13
-            if level > best:
-                best, winners = level, [who]
-            elif level == best:
-                winners.append(who)
-        slack = self.slack
-        if winners[0] == seat and (self.trick_value or played & self.danger):
-            loss = self.loss
-            slack += self.trick_value - sum(loss[c] for c in cards(played & self.danger))
-            if slack < 0:
-                return False
+        slack_before = slack = self.slack
+        lead = trick[0]
+        suit = SUIT_MASK_OF[lead]
+        mine = trick[(seat - leader) & 3]
+        played = 1 << lead | 1 << trick[1] | 1 << trick[2] | 1 << trick[3]
+        theirs = (played ^ 1 << mine) & suit
+        winners = None
+        if suit >> mine & 1 and not theirs >> mine:  # he follows, under none of theirs
+            winner = seat
+            if self.trick_value or played & self.danger:
+                loss = self.loss
+                slack += self.trick_value - sum(loss[c] for c in cards(played & self.danger))
+                if slack < 0:
+                    return False
+        else:
+            winner = self._taker(trick, theirs, base & suit)
+            if winner < 0:
+                winners = self._tied(trick, theirs, base & suit)
         self.slack = slack
         broken = self.broken
         if self.lead_mode == 2 and suit != HEARTS and played & HEARTS:
@@ -354,8 +361,8 @@ class BandedGame(QuickBounds):
         if tokens:
             self.tokens = self._demoted(base, played)
         self.trick = []
-        if len(winners) == 1:
-            self.leader = winners[0]
+        if winners is None:
+            self.leader = winner
             answer = self._start()
         elif self.claimant_ties:
             answer = any(self._next(w) for w in winners)
@@ -364,6 +371,22 @@ class BandedGame(QuickBounds):
         self.trick, self.leader, self.broken, self.tokens = trick, leader, broken, tokens
         self.slack = slack_before
         return answer
+
+    def _taker(self, trick: list[int], theirs: int, his_suit: int) -> int:
+        """Who of the others takes the trick: the top card's holder, or -1 if the others'
+        cards of its band tie (those ranked rank above the rest, so a tie has none)."""
+        top = theirs.bit_length() - 1
+        if not self.tokens >> top & 1:
+            band = theirs >> (his_suit & (1 << top) - 1).bit_length()
+            if band & band - 1:
+                return -1
+        return (self.leader + trick.index(top)) & 3
+
+    def _tied(self, trick: list[int], theirs: int, his_suit: int) -> list[int]:
+        """The others tied for the trick, in the order they played."""
+        floor = (his_suit & (1 << theirs.bit_length() - 1) - 1).bit_length()
+        tied = theirs >> floor << floor
+        return [(self.leader + i) & 3 for i, card in enumerate(trick) if tied >> card & 1]
 
     def _next(self, winner: int) -> bool:
         self.leader = winner

@@ -23,6 +23,7 @@ __all__ = [
     "POP7",
     "RANK",
     "SUIT_MASK_OF",
+    "CARDS_OF",
     "SUIT_OF",
     "card_at",
     "cards",
@@ -59,13 +60,13 @@ def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
     return tuple(13 * suit + r for r in range(12, -1, -1) if bits >> r & 1)
 
 
-_CARDS_OF = tuple(tuple(_suit_cards(s, bits) for bits in range(8192)) for s in range(4))
-"""``_CARDS_OF[suit][13 bits]``: the cards, highest first."""
+CARDS_OF = tuple(tuple(_suit_cards(s, bits) for bits in range(8192)) for s in range(4))
+"""``CARDS_OF[suit][13 bits]``: the cards, highest first."""
 
 
 def cards(mask: int) -> list[int]:
     """Card indices of a bit set, highest first (spades last: suits high to low)."""
-    c0, c1, c2, c3 = _CARDS_OF
+    c0, c1, c2, c3 = CARDS_OF
     return [
         *c3[mask >> 39],
         *c2[mask >> 26 & 0x1FFF],

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
@@ -95,7 +95,7 @@ T = TypeVar("T")
 
 def cheapest_first(
     search: Budgeted,
-    moves: list[int],
+    moves: Sequence[int],
     budgets: tuple[int, int],
     attempt: Callable[[int], T],
     restore: Callable[[], None],
@@ -113,7 +113,7 @@ def cheapest_first(
     """
     pending, budget = moves, budgets[0]
     while pending:
-        later = []
+        later: list[int] = []
         for card in pending:
             outer = search.node_limit
             if budget:

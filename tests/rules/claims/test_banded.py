@@ -15,11 +15,13 @@ with the minimax.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
 import pytest
 
+from scorekeeper.rules.cards import indices_of
 from scorekeeper.rules.claims import banded, tree
 from scorekeeper.rules.claims.banded import BandedGame, Bands
 from scorekeeper.rules.claims.search import TrickSearch
@@ -101,6 +103,68 @@ def test_r10_banded_games_agree_with_minimax(
             for claimant_ties in (False, True):
                 assert game(search, pos, claimant_ties, ALL_RANKED, slack) is truth, slack
     assert settled[True] and settled[False]  # both games settled something
+
+
+def exact_key(game: BandedGame, rem: int) -> int:
+    """A position's key that merges nothing: the hands and the ranked cards, exactly."""
+    h = game.hands
+    return (((h[0] << 52 | h[1]) << 52 | h[2]) << 52 | h[3]) << 52 | rem & game.tokens
+
+
+def variant(rng: random.Random, hands: list[int], seat: int, exact: int) -> list[int]:
+    """The hands with the others' plain cards dealt again among them (as many each), then
+    every suit's cards in play moved to other ranks in the same order: the cards that keep
+    their identity stay, the rest move only between them, onto cards without one."""
+    plain = [c for s in range(4) if s != seat for c in indices_of(hands[s] & ~exact)]
+    rng.shuffle(plain)
+    dealt = list(hands)
+    for s in range(4):
+        if s != seat:
+            count = (hands[s] & ~exact).bit_count()
+            dealt[s] = hands[s] & exact | sum(1 << c for c in plain[:count])
+            plain = plain[count:]
+    rename: dict[int, int] = {}
+    for suit in range(4):
+        in_play = [c for c in range(13 * suit, 13 * suit + 13) if any(h >> c & 1 for h in dealt)]
+        fixed = [13 * suit - 1, *[c for c in in_play if exact >> c & 1], 13 * suit + 13]
+        for low, high in itertools.pairwise(fixed):
+            moving = [c for c in in_play if low < c < high]
+            free = [c for c in range(low + 1, high) if not exact >> c & 1]
+            rename.update(zip(moving, sorted(rng.sample(free, len(moving))), strict=True))
+    return [sum(1 << rename.get(c, c) for c in indices_of(h)) for h in dealt]
+
+
+@pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_r10_banded_positions_with_one_key_have_one_answer(
+    name: str, rules: RuleSet, contracts: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game's table merges positions that differ only in the others' ranks within a band
+    # and in the cards played before: the positions it merges must have the same answer
+    # in a game that merges none.
+    monkeypatch.setattr(BandedGame, "_check_clock", lambda self: None)
+    rng = random.Random(f"banded keys {name}")
+    merged = 0
+    for pos, seat, search in scoring_left(rng, rules, contracts, 6):
+        slack = rng.randrange(0, best_of(search) - memo_minimax(pos, seat) + 1)
+        for ranked, claimant_ties in itertools.product((0, 1), (False, True)):
+            probe = BandedGame(search, claimant_ties, ranked)
+            answers: dict[int, set[bool | None]] = {}
+            positions: dict[int, set[tuple[int, ...]]] = {}
+            for _ in range(40):
+                hands = variant(rng, pos.hands, seat, probe.exact)
+                probe.hands, probe.trick, probe.leader = hands, [], pos.leader
+                probe.tokens = probe._top_cards()
+                key = probe._squeeze(hands[0] | hands[1] | hands[2] | hands[3])
+                with monkeypatch.context() as patch:
+                    patch.setattr(BandedGame, "_squeeze", exact_key)
+                    answer = BandedGame(search, claimant_ties, ranked).escapes(
+                        hands, [], pos.leader, search.broken, 10**9, slack
+                    )
+                answers.setdefault(key, set()).add(answer)
+                positions.setdefault(key, set()).add(tuple(hands))
+            assert all(len(found) == 1 for found in answers.values()), (ranked, claimant_ties)
+            merged += sum(len(found) - 1 for found in positions.values())
+    assert merged  # some positions were merged, so the test can fail
 
 
 def test_r10_bands_share_what_is_true_in_both_games() -> None:
