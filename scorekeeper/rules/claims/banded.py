@@ -185,12 +185,16 @@ class BandedGame(QuickBounds):
             r = rem >> shift & 0x1FFF
             rl, rh, up = (r & 127) << 7, (r >> 7) << 6, pop[r & 127]
             m = mine >> shift & 0x1FFF
-            key = (key << 4 | r.bit_count()) << 13 | low[rl | m & 127] | high[rh | m >> 7] << up
+            key = (key << 4 | r.bit_count()) << 13
+            if m:
+                key |= low[rl | m & 127] | high[rh | m >> 7] << up
             for hand in others:
                 held = hand >> shift & 0x1FFF
                 fixed = held & fixed_cards >> shift
                 plain = held ^ fixed
-                key = key << 13 | low[rl | fixed & 127] | high[rh | fixed >> 7] << up
+                key <<= 13
+                if fixed:
+                    key |= low[rl | fixed & 127] | high[rh | fixed >> 7] << up
                 key <<= 17
                 if plain:
                     both = plain | m
