@@ -134,6 +134,8 @@ class Timing:
     done: bool
     banded: int = 0
     """Positions the banded games searched (not in ``nodes``: each costs about ten nodes)."""
+    holds: bool | None = None
+    """A verdict's answer (None: not a verdict, or not decided)."""
 
 
 def whole_deal(
@@ -197,7 +199,9 @@ def timed(run: Callable[[], int | None], search: TrickSearch) -> tuple[Timing, i
 def verdict(fresh: Callable[[float], TrickSearch], claim: int, limit: float) -> Timing:
     """The null-window search that decides a claim of ``claim``."""
     search = fresh(time.monotonic() + limit)
-    return timed(lambda: search.value(claim - 1, claim), search)[0]
+    timing, value = timed(lambda: search.value(claim - 1, claim), search)
+    timing.holds = None if value is None else value >= claim
+    return timing
 
 
 def exact(fresh: Callable[[float], TrickSearch], limit: float) -> tuple[Timing, int | None]:
@@ -225,7 +229,8 @@ def distribution(name: str, timings: list[Timing], target: float | None) -> None
 def _timing(timing: Timing) -> str:
     done = "" if timing.done else " (not decided)"
     banded = f" + {timing.banded:,} banded" if timing.banded else ""
-    return f"{timing.seconds:6.3f} s {timing.nodes:>9,} nodes{banded}{done}"
+    answer = {None: "", True: " holds", False: " fails"}[timing.holds]
+    return f"{timing.seconds:6.3f} s {timing.nodes:>9,} nodes{banded}{done}{answer}"
 
 
 def whole(

@@ -175,8 +175,10 @@ class TrickTree(MoveOrder, QuickBounds):
         return self._follow(alpha, beta, self._in_play(), top, top_seat)
 
     def _restore(self, saved: tuple[list[int], list[int], int, int]) -> None:
+        """Back to ``saved`` (as :meth:`value` found it). A copy of its trick: a search
+        plays into the trick in place, and one stopped on its budget leaves its cards there."""
         hands, trick, self.leader, self.broken = saved
-        self.hands[:], self.trick = hands, trick
+        self.hands[:], self.trick = hands, list(trick)
 
     def _banded_first(
         self, alpha: int, beta: int, saved: tuple[list[int], list[int], int, int]

@@ -177,23 +177,44 @@ def test_r10_bands_share_what_is_true_in_both_games() -> None:
     assert bands.game(1, True).sure is not his.sure  # a tighter game's positions are others
 
 
+SMALL_GAMES = ((0, False, 3), (0, True, 3))
+LARGE_GAMES = ((0, False, 10**6), (0, True, 10**6))
+ROUND_PLANS = {
+    "banded_first": ((0, (*LARGE_GAMES, (1, False, 10**6), (1, True, 10**6))),),
+    # Exact rounds that run out of nodes, so the claim's position is restored between
+    # them, mid-trick or on his lead too; games too small to settle much, then large ones.
+    "exact_rounds_first": (
+        (5, SMALL_GAMES),
+        (20, SMALL_GAMES),
+        (80, LARGE_GAMES),
+    ),
+}
+
+
+@pytest.mark.parametrize("rounds", ROUND_PLANS)
 @pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
 def test_r10_search_asking_the_banded_games_agrees_with_minimax(
-    name: str, rules: RuleSet, contracts: tuple, monkeypatch: pytest.MonkeyPatch
+    name: str, rules: RuleSet, contracts: tuple, rounds: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Asked at every claim, however small, before any exact search.
+    # Asked at every claim, however small.
     monkeypatch.setattr(tree, "BANDED_FROM", 0)
-    plan = ((0, False, 10**6), (0, True, 10**6), (1, False, 10**6), (1, True, 10**6))
-    monkeypatch.setattr(tree, "ROUNDS", ((0, plan),))
+    monkeypatch.setattr(tree, "ROUNDS", ROUND_PLANS[rounds])
+    monkeypatch.setattr(tree, "CHECK_EVERY", 0)  # the exact rounds' budgets, to the node
     asked: list[bool | None] = []
-    verdict = Bands.verdict
+    verdict, restore = Bands.verdict, tree.TrickTree._restore
+    restored = []
 
     def counted(self: Bands, *args: object) -> bool | None:
         answer = verdict(self, *args)  # type: ignore[arg-type]
         asked.append(answer)
         return answer
 
+    def restores(self: tree.TrickTree, saved: tuple[list[int], list[int], int, int]) -> None:
+        restored.append(bool(saved[1]))  # was the claim made mid-trick?
+        restore(self, saved)
+
     monkeypatch.setattr(Bands, "verdict", counted)
+    monkeypatch.setattr(tree.TrickTree, "_restore", restores)
     rng = random.Random(f"banded search {name}")
     for pos, seat, _ in scoring_left(rng, rules, contracts, 4):
         exact = memo_minimax(pos, seat)
@@ -201,3 +222,5 @@ def test_r10_search_asking_the_banded_games_agrees_with_minimax(
             result = solve(pos, seat, claim)
             assert (result.guaranteed, result.holds) == (exact, exact >= claim), claim
     assert any(answer is not None for answer in asked)  # they settled some
+    if rounds == "exact_rounds_first":
+        assert restored.count(False) >= 2 or True in restored  # restored more than once
