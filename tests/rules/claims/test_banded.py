@@ -9,8 +9,11 @@ minimax on random positions, with none and with one ranked card per band, for a
 claimant who may lose nothing and who may lose some points to what he takes;
 with every card ranked, both games are the table's and must give its answer
 exactly.
+A game's table merges positions alike up to the others' ranks within a band
+and up to the cards played: positions it merges must get one answer from a
+game that merges none.
 Then the whole search, asking the banded games at every claim, is compared
-with the minimax.
+with the minimax, also with exact rounds that run out of nodes before them.
 """
 
 from __future__ import annotations
