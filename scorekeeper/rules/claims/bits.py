@@ -17,13 +17,13 @@ from __future__ import annotations
 from scorekeeper.rules.cards import FULL_DECK, SUIT_MASKS
 
 __all__ = [
+    "CARDS_OF",
     "NOT_ACES",
     "PEXT_HIGH",
     "PEXT_LOW",
     "POP7",
     "RANK",
     "SUIT_MASK_OF",
-    "CARDS_OF",
     "SUIT_OF",
     "card_at",
     "cards",

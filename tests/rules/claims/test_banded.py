@@ -144,7 +144,6 @@ def test_r10_banded_positions_with_one_key_have_one_answer(
     # A game's table merges positions that differ only in the others' ranks within a band
     # and in the cards played before: the positions it merges must have the same answer
     # in a game that merges none.
-    monkeypatch.setattr(BandedGame, "_check_clock", lambda self: None)
     rng = random.Random(f"banded keys {name}")
     merged = 0
     for pos, seat, search in scoring_left(rng, rules, contracts, 6):
@@ -205,7 +204,7 @@ def test_r10_search_asking_the_banded_games_agrees_with_minimax(
     monkeypatch.setattr(tree, "CHECK_EVERY", 0)  # the exact rounds' budgets, to the node
     asked: list[bool | None] = []
     verdict, restore = Bands.verdict, tree.TrickTree._restore
-    restored = []
+    restored: list[int] = []  # how many times a search had been put back, at each time
 
     def counted(self: Bands, *args: object) -> bool | None:
         answer = verdict(self, *args)  # type: ignore[arg-type]
@@ -213,7 +212,9 @@ def test_r10_search_asking_the_banded_games_agrees_with_minimax(
         return answer
 
     def restores(self: tree.TrickTree, saved: tuple[list[int], list[int], int, int]) -> None:
-        restored.append(bool(saved[1]))  # was the claim made mid-trick?
+        times = getattr(self, "times_restored", 0) + 1
+        self.times_restored = times  # type: ignore[attr-defined]
+        restored.append(times)
         restore(self, saved)
 
     monkeypatch.setattr(Bands, "verdict", counted)
@@ -226,4 +227,4 @@ def test_r10_search_asking_the_banded_games_agrees_with_minimax(
             assert (result.guaranteed, result.holds) == (exact, exact >= claim), claim
     assert any(answer is not None for answer in asked)  # they settled some
     if rounds == "exact_rounds_first":
-        assert restored.count(False) >= 2 or True in restored  # restored more than once
+        assert max(restored) >= 2  # some claim's position was put back twice or more
