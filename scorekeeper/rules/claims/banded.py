@@ -355,15 +355,17 @@ class BandedGame(QuickBounds):
                 if slack < 0:
                     return False
         else:
-            winner = self._taker(trick, theirs, base & suit)
-            if winner < 0:
-                winners = self._tied(trick, theirs, base & suit)
+            band = self._top_band(theirs, base & suit)
+            if band & band - 1:  # tied: in the order they played
+                winners = [(leader + i) & 3 for i, card in enumerate(trick) if band >> card & 1]
+            else:
+                winner = (leader + trick.index(band.bit_length() - 1)) & 3
         self.slack = slack
         broken = self.broken
         if self.lead_mode == 2 and suit != HEARTS and played & HEARTS:
             self.broken = 1
         if tokens:
-            self.tokens = self._demoted(base, played)
+            self.tokens = self._demoted(mine, base, played)
         self.trick = []
         if winners is None:
             self.leader = winner
@@ -376,30 +378,22 @@ class BandedGame(QuickBounds):
         self.slack = slack_before
         return answer
 
-    def _taker(self, trick: list[int], theirs: int, his_suit: int) -> int:
-        """Who of the others takes the trick: the top card's holder, or -1 if the others'
-        cards of its band tie (those ranked rank above the rest, so a tie has none)."""
+    def _top_band(self, theirs: int, his_suit: int) -> int:
+        """The others' cards of the trick's suit that may take it: the top card alone if it
+        is ranked (those ranked rank above the rest of their band), else its whole band."""
         top = theirs.bit_length() - 1
-        if not self.tokens >> top & 1:
-            band = theirs >> (his_suit & (1 << top) - 1).bit_length()
-            if band & band - 1:
-                return -1
-        return (self.leader + trick.index(top)) & 3
-
-    def _tied(self, trick: list[int], theirs: int, his_suit: int) -> list[int]:
-        """The others tied for the trick, in the order they played."""
-        floor = (his_suit & (1 << theirs.bit_length() - 1) - 1).bit_length()
-        tied = theirs >> floor << floor
-        return [(self.leader + i) & 3 for i, card in enumerate(trick) if tied >> card & 1]
+        if self.tokens >> top & 1:
+            return 1 << top
+        floor = (his_suit & (1 << top) - 1).bit_length()  # one above his next card below
+        return theirs >> floor << floor
 
     def _next(self, winner: int) -> bool:
         self.leader = winner
         return self._start()
 
-    def _demoted(self, base: int, played: int) -> int:
-        """The ranked cards once this trick is over: the band below his card merges with the
-        one above, so its ranked cards lose their rank; the played ones are gone."""
-        card = self.trick[(self.seat - self.leader) & 3]
+    def _demoted(self, card: int, base: int, played: int) -> int:
+        """The ranked cards once this trick is over: the band below his ``card`` merges with
+        the one above, so its ranked cards lose their rank; the played ones are gone."""
         mask = SUIT_MASK_OF[card]
         lower = (base & mask & (1 << card) - 1).bit_length()  # one above his next lower card
         span = mask & (1 << card) - 1 & ~((1 << lower) - 1)
