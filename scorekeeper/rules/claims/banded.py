@@ -118,6 +118,11 @@ class BandedGame(QuickBounds):
         self.leader = self.broken = 0
         self.tokens = 0
         """The others' cards that keep their rank (see the module docstring)."""
+        self.loosest: dict[int, bool] = {}
+        """The :attr:`sure` answers of the games with no ranked card, when this game ranks
+        some (see :class:`Bands`): what is true there is true here."""
+        self.loosest_squeezed: dict[int, int] = {}
+        """Those games' positions (:attr:`squeezed`, keyed with no ranked card)."""
 
     def escapes(
         self,
@@ -169,7 +174,7 @@ class BandedGame(QuickBounds):
                     band_top = (1 << edge) - 1 & suit
         return tokens
 
-    def _squeeze(self, rem: int) -> int:
+    def _squeeze(self, rem: int, tokens: int) -> int:
         """The position up to the others' ranks within a band, and up to the cards played
         (as :func:`~.partition.parts`): which cards that keep their identity or score are in
         play; per suit, how many cards are in play, his cards' places among them and each
@@ -177,7 +182,7 @@ class BandedGame(QuickBounds):
         his (the pattern of his cards among theirs and his, and how many in all)."""
         hands, seat = self.hands, self.seat
         low, high, pop = PEXT_LOW, PEXT_HIGH, POP7  # pext, inlined
-        fixed_cards = self.marked | self.tokens
+        fixed_cards = self.marked | tokens
         mine = hands[seat]
         others = [hands[other] for other in range(4) if other != seat]
         key = rem & self.exact
@@ -220,12 +225,16 @@ class BandedGame(QuickBounds):
         raw = (((hands[0] << 52 | hands[1]) << 52 | hands[2]) << 52 | hands[3]) << 52 | self.tokens
         squeezed = self.squeezed.get(raw)
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
-            squeezed = self._squeeze(rem)
+            squeezed = self._squeeze(rem, self.tokens)
             self.squeezed[raw] = squeezed
         key = ((squeezed << 2 | self.leader) << 1 | self.broken) << 24 | slack
         known = self.sure.get(key)
         if known is None:
             known = self.memo.get(key)
+            if known is None and self.loosest:
+                known = self._loosest_answer(rem, raw ^ self.tokens)
+                if known is not None:
+                    self.sure[key] = known
         if known is not None:
             return known
         self.nodes += 1
@@ -242,12 +251,23 @@ class BandedGame(QuickBounds):
             self.sure[key] = answer
         return answer
 
+    def _loosest_answer(self, rem: int, raw: int) -> bool | None:
+        """The answer true at the table that the games with no ranked card found for this
+        position (``raw``: its hands, no ranked card), if any."""
+        squeezed = self.loosest_squeezed.get(raw)
+        if squeezed is None:
+            squeezed = self._squeeze(rem, 0)
+            self.loosest_squeezed[raw] = squeezed
+        key = ((squeezed << 2 | self.leader) << 1 | self.broken) << 24 | self.slack
+        return self.loosest.get(key)
+
     def _check_clock(self) -> None:
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""
         if time.monotonic() > self.deadline:
             raise SearchTimeout
-        if len(self.squeezed) > TABLE_LIMIT:
-            self.squeezed.clear()
+        for squeezed in (self.squeezed, self.loosest_squeezed):
+            if len(squeezed) > TABLE_LIMIT:
+                squeezed.clear()
         for table in (self.memo, self.sure):
             if len(table) > TABLE_LIMIT:
                 table.clear()
@@ -408,7 +428,11 @@ class Bands:
     """The banded games of one claim, kept between calls: a verdict when one settles it.
 
     The two games of the same tightness share what is true in both
-    (:attr:`BandedGame.sure`).
+    (:attr:`BandedGame.sure`). A tighter game, made once the games with no
+    ranked card are, also takes their answers that are true at the table:
+    ranking cards takes choices from the side that had them, so he escapes
+    wherever he did in the defenders' game, and is caught wherever he was in
+    the claimant's.
     """
 
     def __init__(self, tree: QuickBounds, deadline: float) -> None:
@@ -423,6 +447,9 @@ class Bands:
             twin = self.games.get((ranked, not claimant_ties))
             if twin is not None:
                 game.sure = twin.sure
+            loosest = self.games.get((0, True)) or self.games.get((0, False))
+            if ranked and loosest is not None:
+                game.loosest, game.loosest_squeezed = loosest.sure, loosest.squeezed
             self.games[ranked, claimant_ties] = game
         return game
 

@@ -11,7 +11,8 @@ with every card ranked, both games are the table's and must give its answer
 exactly.
 A game's table merges positions alike up to the others' ranks within a band
 and up to the cards played: positions it merges must get one answer from a
-game that merges none.
+game that merges none. A tighter game takes the answers of the games with no
+ranked card that hold at the table, and stays right.
 Then the whole search, asking the banded games at every claim, is compared
 with the minimax, also with exact rounds that run out of nodes before them.
 """
@@ -108,10 +109,10 @@ def test_r10_banded_games_agree_with_minimax(
     assert settled[True] and settled[False]  # both games settled something
 
 
-def exact_key(game: BandedGame, rem: int) -> int:
+def exact_key(game: BandedGame, rem: int, tokens: int) -> int:
     """A position's key that merges nothing: the hands and the ranked cards, exactly."""
     h = game.hands
-    return (((h[0] << 52 | h[1]) << 52 | h[2]) << 52 | h[3]) << 52 | rem & game.tokens
+    return (((h[0] << 52 | h[1]) << 52 | h[2]) << 52 | h[3]) << 52 | rem & tokens
 
 
 def variant(rng: random.Random, hands: list[int], seat: int, exact: int) -> list[int]:
@@ -156,7 +157,7 @@ def test_r10_banded_positions_with_one_key_have_one_answer(
                 hands = variant(rng, pos.hands, seat, probe.exact)
                 probe.hands, probe.trick, probe.leader = hands, [], pos.leader
                 probe.tokens = probe._top_cards()
-                key = probe._squeeze(hands[0] | hands[1] | hands[2] | hands[3])
+                key = probe._squeeze(hands[0] | hands[1] | hands[2] | hands[3], probe.tokens)
                 with monkeypatch.context() as patch:
                     patch.setattr(BandedGame, "_squeeze", exact_key)
                     answer = BandedGame(search, claimant_ties, ranked).escapes(
@@ -177,6 +178,41 @@ def test_r10_bands_share_what_is_true_in_both_games() -> None:
     assert theirs.sure is his.sure
     assert theirs.memo is not his.memo
     assert bands.game(1, True).sure is not his.sure  # a tighter game's positions are others
+
+
+@pytest.mark.parametrize(("name", "rules", "contracts"), SETUPS, ids=[s[0] for s in SETUPS])
+def test_r10_tighter_games_take_what_the_loosest_found(
+    name: str, rules: RuleSet, contracts: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # He escapes wherever he did in the defenders' game with no ranked card, and is caught
+    # wherever he was in the claimant's: a tighter game takes those answers, and with
+    # every card ranked still gives the table's answer exactly.
+    taken: list[bool] = []
+    loosest_answer = BandedGame._loosest_answer
+
+    def counted(self: BandedGame, rem: int, raw: int) -> bool | None:
+        answer = loosest_answer(self, rem, raw)
+        if answer is not None:
+            taken.append(answer)
+        return answer
+
+    monkeypatch.setattr(BandedGame, "_loosest_answer", counted)
+    rng = random.Random(f"banded loosest {name}")
+    for pos, seat, search in scoring_left(rng, rules, contracts, 8):
+        exact, best = memo_minimax(pos, seat), best_of(search)
+        slacks = sorted({0, rng.randrange(0, best - exact + 1), best - exact})
+        bands = Bands(search, time.monotonic() + 60)  # one table, all slacks in it
+        for ranked in (0, 1, ALL_RANKED):
+            for slack, claimant_ties in itertools.product(slacks, (False, True)):
+                truth = exact >= best - slack
+                answer = bands.game(ranked, claimant_ties).escapes(
+                    pos.hands, pos.trick, pos.leader, search.broken, 10**9, slack
+                )
+                if ranked == ALL_RANKED:
+                    assert answer is truth, (slack, claimant_ties)
+                elif answer != claimant_ties:  # settled
+                    assert answer is truth, (ranked, slack, claimant_ties)
+    assert True in taken and False in taken  # both kinds of answer were taken
 
 
 SMALL_GAMES = ((0, False, 3), (0, True, 3))
