@@ -179,7 +179,8 @@ class BandedGame(QuickBounds):
         (as :func:`~.partition.parts`): which cards that keep their identity or score are in
         play; per suit, how many cards are in play, his cards' places among them and each
         other hand's cards that keep identity or rank; then where its other cards lie among
-        his (the pattern of his cards among theirs and his, and how many in all)."""
+        his (the pattern of his cards among theirs and his, and how many in all).
+        ``tokens``: the ranked cards (none for the key of the games that rank none)."""
         hands, seat = self.hands, self.seat
         low, high, pop = PEXT_LOW, PEXT_HIGH, POP7  # pext, inlined
         fixed_cards = self.marked | tokens
