@@ -228,12 +228,13 @@ class BandedGame(QuickBounds):
         if squeezed is None:  # squeezing costs more than a look-up; searches revisit positions
             squeezed = self._squeeze(rem, self.tokens)
             self.squeezed[raw] = squeezed
-        key = ((squeezed << 2 | self.leader) << 1 | self.broken) << 24 | slack
+        tail = (self.leader << 1 | self.broken) << 24 | slack  # the key after the position
+        key = squeezed << 27 | tail
         known = self.sure.get(key)
         if known is None:
             known = self.memo.get(key)
             if known is None and self.loosest:
-                known = self._loosest_answer(rem, raw ^ self.tokens)
+                known = self._loosest_answer(rem, raw ^ self.tokens, tail)
                 if known is not None:
                     self.sure[key] = known
         if known is not None:
@@ -252,15 +253,15 @@ class BandedGame(QuickBounds):
             self.sure[key] = answer
         return answer
 
-    def _loosest_answer(self, rem: int, raw: int) -> bool | None:
+    def _loosest_answer(self, rem: int, raw: int, tail: int) -> bool | None:
         """The answer true at the table that the games with no ranked card found for this
-        position (``raw``: its hands, no ranked card), if any."""
+        position (``raw``: its hands, no ranked card; ``tail``: its key's leader, hearts
+        and slack), if any."""
         squeezed = self.loosest_squeezed.get(raw)
         if squeezed is None:
             squeezed = self._squeeze(rem, 0)
             self.loosest_squeezed[raw] = squeezed
-        key = ((squeezed << 2 | self.leader) << 1 | self.broken) << 24 | self.slack
-        return self.loosest.get(key)
+        return self.loosest.get(squeezed << 27 | tail)
 
     def _check_clock(self) -> None:
         """Every few nodes: stop at the deadline; keep the tables to a sane size."""

@@ -190,8 +190,8 @@ def test_r10_tighter_games_take_what_the_loosest_found(
     taken: list[bool] = []
     loosest_answer = BandedGame._loosest_answer
 
-    def counted(self: BandedGame, rem: int, raw: int) -> bool | None:
-        answer = loosest_answer(self, rem, raw)
+    def counted(self: BandedGame, rem: int, raw: int, tail: int) -> bool | None:
+        answer = loosest_answer(self, rem, raw, tail)
         if answer is not None:
             taken.append(answer)
         return answer
