@@ -17,8 +17,9 @@ RUNTIME_PACKAGES=(
     libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fontconfig
     fonts-dejavu-core fonts-noto-core fonts-hosny-amiri
 )
-# What the tests need on top: a browser, a database server, PDF tools.
-TEST_PACKAGES=(chromium postgresql poppler-utils)
+# What the tests need on top: a browser, a database server, PDF tools, and Node for
+# the JavaScript unit tests (node --test).
+TEST_PACKAGES=(chromium postgresql poppler-utils nodejs)
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # Install what the tests need, start a throwaway PostgreSQL, then run
-# ruff, mypy, the layer contracts (import-linter) and pytest. Exits non-zero if
-# any of them fails.
+# ruff, mypy, the layer contracts (import-linter), the JavaScript unit tests
+# (node --test) and pytest, the tests spread over the cores (pytest-xdist).
+# Exits non-zero if any of them fails.
+#
+#   bash scripts/test.sh            everything (what CI runs)
+#   bash scripts/test.sh --quick    the quick tier: every check, and every test but
+#                                   the solver, served and browser ones
 # Extra arguments go to pytest: bash scripts/test.sh -k api -x
+# PYTEST_WORKERS sets how many processes run the tests (default: auto, one per core).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
+
+markers=()
+if [ "${1:-}" = "--quick" ]; then
+    shift
+    markers=(-m "not solver and not served and not browser")
+fi
 
 ensure_apt_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_venv test
@@ -24,7 +36,10 @@ run_step() {
 run_step "ruff check" "$VENV/bin/ruff" check .
 run_step "mypy" "$VENV/bin/mypy"
 run_step "layer contracts" "$VENV/bin/lint-imports"
-run_step "pytest" "$VENV/bin/pytest" "$@"
+if [ -d tests/js ]; then
+    run_step "javascript unit tests" node --test tests/js/
+fi
+run_step "pytest" "$VENV/bin/pytest" -n "${PYTEST_WORKERS:-auto}" "${markers[@]}" "$@"
 
 if [ "${#failed[@]}" -ne 0 ]; then
     printf 'FAILED: %s\n' "${failed[*]}" >&2

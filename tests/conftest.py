@@ -1,8 +1,27 @@
-"""Shared fixtures: an app on in-memory SQLite, its client, and a browser."""
+"""Shared fixtures and the run's set-up: an app on in-memory SQLite, its client, and a browser.
+
+The set-up (``pytest_configure``):
+
+- **A temporary folder per pytest process.** Each process, and so each xdist
+  worker, points ``TMPDIR`` at a folder of its own, removed at the end. The
+  PDF and claim slots and the servers' sockets live under it, so parallel
+  workers never share a slot.
+- **Hypothesis profiles.** ``HYPOTHESIS_PROFILE=dev`` (the default off CI) runs
+  a few random examples per property, for a quick loop; ``ci`` (the default
+  under ``CI=true``) runs the full counts, derandomized, so that a landing
+  never fails on a draw no one can replay. Tests size their own counts with
+  :func:`tests.common.examples`.
+- **Markers that cannot be forgotten.** A test that asks for a served app or a
+  browser must carry the marker (``served``, ``browser``), or the run stops;
+  the claim search's tests are marked ``solver`` by where they live. The quick
+  tier (``scripts/test.sh --quick``) leaves all three out by their markers.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -13,10 +32,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.common import HYPOTHESIS_PROFILE, on_ci
 
 TEST_CONFIG = {
     "TESTING": True,
@@ -26,9 +47,48 @@ TEST_CONFIG = {
 }
 
 
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+MARKER_OF_FIXTURE = {"serve": "served", "browser": "browser"}
+"""A test that uses one of these fixtures must carry its marker."""
+SOLVER_TESTS = ("tests/rules/claims/", "tests/rules/test_claims")
+"""Where the claim search's own tests live: each is marked ``solver``."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-tests-"))
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = None  # gettempdir() reads TMPDIR again
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SOLVER_TESTS):
+            item.add_marker(pytest.mark.solver)
+    unmarked = [
+        f"{item.nodeid} uses the {fixture!r} fixture but is not marked {marker!r}"
+        for item in items
+        for fixture, marker in MARKER_OF_FIXTURE.items()
+        if fixture in getattr(item, "fixturenames", ()) and not item.get_closest_marker(marker)
+    ]
+    if unmarked:
+        raise pytest.UsageError("\n".join(unmarked))
+
+
 def skip_or_fail(reason: str) -> None:
     """Skip locally; under CI (CI=true) a missing prerequisite is a failure."""
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+    if on_ci():
         pytest.fail(f"{reason} (required under CI)")
     pytest.skip(reason)
 

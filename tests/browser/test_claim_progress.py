@@ -13,6 +13,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.web.disputes import pool
 
+pytestmark = pytest.mark.browser
+
 SLOW = "tests.server.slow_solver"
 HANDS = ["2S 3S", "AS KS", "QS JS", "TS 9S"]
 

@@ -7,7 +7,6 @@ banner instead, and what was typed stays.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,9 +59,7 @@ def test_a_deal_recorded_on_one_phone_appears_on_the_other(
     sami = total_of(viewer, 1)
     expect(sami).to_have_text("0")
     record_king(editor, game_url, taker=1)
-    saved = time.monotonic()
     expect(sami).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
-    assert time.monotonic() - saved < LIVE_DEADLINE_MS / 1000
     expect(viewer.get_by_test_id("game-status")).to_contain_text("Deal 2 of 20")
     assert viewer.evaluate("window.stillTheSamePage") is True  # swapped, not reloaded
     expect(viewer.get_by_test_id("live-banner")).to_be_hidden()
@@ -85,10 +82,8 @@ def test_a_page_follows_the_game_by_its_stream_and_does_not_poll(
     viewer.wait_for_timeout(4000)  # more than two polls' worth
     assert polls == [] and len(streams) == 1
     record_king(editor, game_url, taker=1)
-    saved = time.monotonic()
     expect(total_of(viewer, 1)).to_have_text("−75", timeout=LIVE_DEADLINE_MS)
-    assert time.monotonic() - saved < 1.0  # pushed: no poll interval to wait for
-    assert polls == []  # the fresh page is all the game page needs
+    assert polls == []  # pushed by the stream; the fresh page is all the game page needs
 
 
 def test_a_game_page_busy_in_a_form_keeps_it_and_says_what_changed(

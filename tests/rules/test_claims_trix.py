@@ -14,6 +14,7 @@ from scorekeeper.rules.claims.trix import solve_trix_claim
 from scorekeeper.rules.deals import random_trix
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.rules.trix import Layout, legal_mask
+from tests.common import examples
 
 Position = tuple[Layout, list[int], int, list[int]]
 
@@ -115,7 +116,7 @@ def test_r7_search_equals_brute_force(name: str, rules: RuleSet) -> None:
             assert replay_line(rules, pos, seat, result.line)[0] == exact < claim
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 10**6), held=st.integers(4, 14), turn=st.integers(1, 3))
 def test_property_r7_seats_are_symmetric(seed: int, held: int, turn: int) -> None:
     rng = random.Random(seed)

@@ -27,7 +27,7 @@ from scorekeeper.rules.ruleset import (
     Tiebreak,
     Values,
 )
-from tests.common import NAMES, C, D, K, Q, T
+from tests.common import NAMES, C, D, K, Q, T, examples
 
 # --- building deals -------------------------------------------------------------------
 
@@ -742,7 +742,7 @@ def random_games(draw: st.DrawFn) -> tuple[RuleSet, int, list[DealEntry | Redeal
     return rules, first, log, game
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_games())
 def test_property_random_game_replays_like_recording(
     case: tuple[RuleSet, int, list[DealEntry | RedealEntry], Game],
@@ -765,7 +765,7 @@ def test_property_random_game_replays_like_recording(
         ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_games())
 def test_property_zero_sum_rule_sets_sum_to_zero(
     case: tuple[RuleSet, int, list[DealEntry | RedealEntry], Game],
@@ -847,7 +847,7 @@ def fixed_order_games(draw: st.DrawFn) -> tuple[RuleSet, Game, list[tuple[Contra
     return rules, game, tried
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fixed_order_games())
 def test_property_fixed_order_every_legal_game_plays_the_five_in_order(
     case: tuple[RuleSet, Game, list[tuple[Contract, ...]]],

@@ -11,6 +11,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.redeal import RedealVerdict, check_redeal
 from scorekeeper.rules.ruleset import RuleSet
+from tests.common import examples
 
 LONG = RuleSet(redeal_long_hearts=True)
 SPADES = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S"]
@@ -198,7 +199,7 @@ def hands(draw: st.DrawFn) -> set[Card]:
     return core | set(rest[: 13 - len(core)])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(cards=hands(), contract=st.sampled_from(list(Contract)), long=st.booleans())
 def test_r8_eligibility_matches_the_set_definition(
     cards: set[Card], contract: Contract, long: bool

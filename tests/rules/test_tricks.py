@@ -43,6 +43,7 @@ from scorekeeper.rules.tricks import (
     replay_tricks,
     trick_winner,
 )
+from tests.common import examples
 
 K, Q, D, C = Contract.KING, Contract.QUEENS, Contract.DIAMONDS, Contract.COLLECTIONS
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
@@ -580,7 +581,7 @@ def _doubleable(contracts: list[Contract]) -> list[Card]:
     return found + (list(QUEENS[::2]) if Q in contracts else [])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(setups)
 def test_r10_random_legal_deal_replays_without_violation(setup: Any) -> None:
     rules, contracts, king, seed = setup
@@ -594,7 +595,7 @@ def test_r10_random_legal_deal_replays_without_violation(setup: Any) -> None:
         assert replay.captures.diamonds is not None and sum(replay.captures.diamonds) == 13
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(setups, st.integers(0, 40))
 def test_r10_injected_revoke_caught_at_its_trick_and_seat(setup: Any, after: int) -> None:
     rules, contracts, king, seed = setup
@@ -612,7 +613,7 @@ def test_r10_injected_revoke_caught_at_its_trick_and_seat(setup: Any, after: int
         assert offender_tricks == 14 - trick + replay.winners[: trick - 1].count(seat)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(setups, st.integers(0, 40), st.booleans())
 def test_r10_replay_without_hands_equals_replay_with_hands(
     setup: Any, after: int, revoke: bool
@@ -629,7 +630,7 @@ def test_r10_replay_without_hands_equals_replay_with_hands(
     assert with_hands == replay_tricks(rules, contracts, king, card_play, None, doubled)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(setups, st.integers(1, 51))
 def test_r10_unfinished_record_is_legal_so_far(setup: Any, cut: int) -> None:
     rules, contracts, king, seed = setup
@@ -670,7 +671,7 @@ def _score_by_hand(
     return scores
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(CONTRACT_SETS), st.integers(0, 3), st.integers(), st.booleans())
 def test_r11_derived_captures_score_identically_through_the_summary_path(
     contracts: list[Contract], king: int, seed: int, double: bool
@@ -688,7 +689,7 @@ def test_r11_derived_captures_score_identically_through_the_summary_path(
     assert sum(scores) == scoring.expected_total(ANY, contracts, summary)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(setups, st.integers(0, 40))
 def test_r10_ruled_captures_pass_the_summary_checks(setup: Any, after: int) -> None:
     scoring = pytest.importorskip("scorekeeper.rules.scoring")

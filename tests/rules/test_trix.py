@@ -23,6 +23,7 @@ from scorekeeper.rules.trix import (
     play,
     replay_trix,
 )
+from tests.common import examples
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 LAST = RuleSet(trix_revoke=TrixRevoke.LAST)
@@ -387,7 +388,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 RULES = st.sampled_from([RuleSet(), RIGHT, LAST])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=SEEDS, king=st.integers(0, 3), rules=RULES)
 def test_r7_random_legal_games_replay_cleanly(seed: int, king: int, rules: RuleSet) -> None:
     hands, plays = random_trix(random.Random(seed), rules, king)
@@ -409,7 +410,7 @@ def _legal_naive(layout_ranks: dict[Suit, tuple[int, int]], card: Card) -> bool:
     return card.rank in (low - 1, high + 1)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     rows=st.dictionaries(
         st.sampled_from(list(Suit)), st.tuples(st.integers(2, 11), st.integers(11, 14))
@@ -455,7 +456,7 @@ def _game_with_one_illegal_pass(
     return hands, plays, *offence
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=SEEDS, king=st.integers(0, 3), rules=RULES, at=st.integers(0, 45))
 def test_r7_an_injected_illegal_pass_is_caught_at_its_turn(
     seed: int, king: int, rules: RuleSet, at: int
@@ -476,7 +477,7 @@ def test_r7_an_injected_illegal_pass_is_caught_at_its_turn(
     assert replay_trix(rules, king, plays) == done
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(seed=SEEDS, cut=st.integers(0, 60))
 def test_r7_prefix_replay_matches_incremental_layout(seed: int, cut: int) -> None:
     hands, plays = random_trix(random.Random(seed), RuleSet(), 0)
@@ -532,7 +533,7 @@ def test_r7_closed_suit_after_every_jack_is_no_void() -> None:
     assert not replay.void and replay.complete and replay.ruled is not None
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 3))
 def test_property_closed_suit_void_exactly_when_a_row_closes_before_the_last_jack(
     seed: int, king: int

@@ -14,6 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
+pytestmark = pytest.mark.served
+
 THREADS = 12
 REQUESTS = 20
 REFUSALS = {409, 412, 503}

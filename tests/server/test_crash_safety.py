@@ -14,8 +14,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from scorekeeper import create_app
 from scorekeeper.store import games as services
+
+pytestmark = pytest.mark.served
 
 WRITERS = 8
 ACKS_BEFORE_KILL = 80

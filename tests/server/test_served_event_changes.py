@@ -10,9 +10,13 @@ import re
 import urllib.parse
 from collections.abc import Callable
 
+import pytest
+
 from tests.server.serving import Server
 from tests.server.test_served_forms import TOKEN, Browser
 from tests.web.api.test_events import kingdom
+
+pytestmark = pytest.mark.served
 
 Serve = Callable[..., Server]
 NINE = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad", "Dana"]

@@ -13,6 +13,8 @@ import pytest
 from tests.server.serving import Client, Server
 from tests.web.api.test_events import kingdom
 
+pytestmark = pytest.mark.served
+
 Serve = Callable[..., Server]
 PLAYERS = [f"Player {i}" for i in range(18)]
 

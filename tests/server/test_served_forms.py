@@ -17,7 +17,11 @@ import urllib.parse
 from collections.abc import Callable
 from http.cookies import SimpleCookie
 
+import pytest
+
 from tests.server.serving import PLAYERS, Server
+
+pytestmark = pytest.mark.served
 
 Serve = Callable[..., Server]
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')

@@ -22,7 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
+import pytest
+
 from tests.server.serving import PLAYERS, Server
+
+pytestmark = pytest.mark.served
 
 REQUESTS = 10_000
 THREADS = 4

@@ -12,7 +12,11 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
+import pytest
+
 from tests.server.serving import Server
+
+pytestmark = pytest.mark.served
 
 BURST = 150
 THREADS = 6

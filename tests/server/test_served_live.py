@@ -12,8 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
 from tests.server.serving import Client, Server
 from tests.web.api.test_events import kingdom
+
+pytestmark = pytest.mark.served
 
 
 def poll_until_changed(phone: Client, game_id: str, seen: str, within: float = 5.0) -> dict:

@@ -15,7 +15,11 @@ import threading
 import urllib.parse
 from typing import Any
 
+import pytest
+
 from tests.server.serving import PLAYERS
+
+pytestmark = pytest.mark.served
 
 TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
 KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}

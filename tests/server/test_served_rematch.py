@@ -7,6 +7,8 @@ import http.client
 import re
 from collections.abc import Callable
 
+import pytest
+
 from tests.server.serving import Server
 from tests.server.test_served_app import (
     _session_cookie,
@@ -14,6 +16,8 @@ from tests.server.test_served_app import (
     join_with_csrf,
     play_finished_game,
 )
+
+pytestmark = pytest.mark.served
 
 Serve = Callable[..., Server]
 

@@ -36,11 +36,21 @@ def test_a_wait_for_a_slot_ends_when_the_asker_goes_away(tmp_path: Path) -> None
     wanted = threading.Event()
     wanted.set()
     threading.Timer(0.2, wanted.clear).start()
-    with workers.hold_slot(tmp_path, "run", 1, 0):
-        started = time.monotonic()
-        with pytest.raises(NoSlot), workers.hold_slot(tmp_path, "run", 1, 30, wanted.is_set):
+    outcome: list[type[BaseException]] = []
+
+    def wait_for_the_slot() -> None:  # an hour's wait: only the asker's leaving ends it
+        with (
+            pytest.raises(NoSlot) as gave_up,
+            workers.hold_slot(tmp_path, "run", 1, 3600, wanted.is_set),
+        ):
             pass
-    assert time.monotonic() - started < 2
+        outcome.append(gave_up.type)
+
+    with workers.hold_slot(tmp_path, "run", 1, 0):
+        waiting = threading.Thread(target=wait_for_the_slot, daemon=True)
+        waiting.start()
+        waiting.join(30)
+    assert outcome == [NoSlot]
 
 
 def test_slots_of_a_killed_process_come_back(tmp_path: Path) -> None:
@@ -78,8 +88,7 @@ def test_a_child_nobody_waits_for_is_killed_at_once() -> None:
 
     with pytest.raises(ChildStopped) as stopped:
         pool.run(ask)
-    assert stopped.value.reason == "cancelled"
-    assert time.monotonic() - asked < 5  # not the search's 30 s
+    assert stopped.value.reason == "cancelled"  # not a timeout at the 60 s deadline
     assert not children[0].alive()
 
 

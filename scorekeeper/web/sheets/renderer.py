@@ -32,7 +32,7 @@ import os
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,8 @@ class Limits:
     timeout: float = RENDER_TIMEOUT
     queue_wait: float = QUEUE_WAIT
     slots: int = os.cpu_count() or 1
-    slot_dir: Path = Path(tempfile.gettempdir()) / "scorekeeper-pdf"
+    # Read when a Limits is made, not at import: a test run points TMPDIR elsewhere.
+    slot_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "scorekeeper-pdf")
 
 
 SETTINGS = {"PDF_RENDER_TIMEOUT": float, "PDF_QUEUE_WAIT": float, "PDF_RENDER_SLOTS": int}

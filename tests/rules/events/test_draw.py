@@ -21,6 +21,7 @@ from scorekeeper.rules.events.draw import (
     replace_player,
     table_cost,
 )
+from tests.common import examples
 
 NAMES = [f"P{i:02d}" for i in range(40)]
 
@@ -32,7 +33,7 @@ def run(players: list[str], rounds: int, seed: int, partnership: bool = False) -
     return history
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=st.integers(4, 40), rounds=st.integers(1, 6), seed=st.integers(0, 10**6))
 def test_every_present_player_is_seated_once_or_sits_out(n: int, rounds: int, seed: int) -> None:
     players = NAMES[:n]
@@ -44,7 +45,7 @@ def test_every_present_player_is_seated_once_or_sits_out(n: int, rounds: int, se
         assert [t.number for t in drawn.tables] == list(range(1, n // 4 + 1))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=st.integers(5, 23), rounds=st.integers(1, 12), seed=st.integers(0, 10**6))
 def test_nobody_sits_out_twice_before_everyone_has_once(n: int, rounds: int, seed: int) -> None:
     counts = dict.fromkeys(NAMES[:n], 0)
@@ -54,7 +55,7 @@ def test_nobody_sits_out_twice_before_everyone_has_once(n: int, rounds: int, see
         assert max(counts.values()) - min(counts.values()) <= 1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(n=st.sampled_from([8, 9, 10, 11, 12]), rounds=st.integers(1, 4), seed=st.integers(0, 10**6))
 def test_each_round_adds_the_fewest_repeats_possible_small_cases_by_brute_force(
     n: int, rounds: int, seed: int
@@ -70,7 +71,7 @@ def test_each_round_adds_the_fewest_repeats_possible_small_cases_by_brute_force(
     assert added == best
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(n=st.sampled_from([8, 12]), seed=st.integers(0, 10**6))
 def test_partners_never_repeat_while_the_numbers_allow(n: int, seed: int) -> None:
     history = run(NAMES[:n], n // 2, seed, partnership=True)
@@ -149,7 +150,7 @@ def test_partitions_lists_every_split_once() -> None:
     assert all(sorted(itertools.chain(*s)) == NAMES[:8] for s in splits)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     n=st.integers(5, 30),
     rounds=st.integers(2, 6),

@@ -17,6 +17,7 @@ from scorekeeper.rules.events.standings import (
     place_points,
     points_value,
 )
+from tests.common import examples
 
 R1T1 = TableResult(1, 1, ("A", "B", "C", "D"), (150, 50, -80, -120), (2, 0, 1, 0))
 R1T2 = TableResult(1, 2, ("E", "F", "G", "H"), (40, 40, -30, -50), (1, 1, 0, 0))
@@ -82,7 +83,7 @@ def test_a_corrected_table_replaces_its_previous_result() -> None:
     assert tally.tables_of["A"] == {(1, 1), (2, 1)}
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     totals=st.lists(st.tuples(*[st.integers(-300, 300)] * 4), min_size=1, max_size=12),
     order=st.randoms(use_true_random=False),

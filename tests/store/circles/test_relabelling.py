@@ -18,6 +18,7 @@ from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.circles.facts import game_facts
 from scorekeeper.store.circles.stats import GameRow, member_statistics
+from tests.common import examples
 
 MEMBERS = (11, 12, 13, 14)
 seat = st.integers(0, 3)
@@ -69,7 +70,7 @@ def statistics_of(rules: RuleSet, first_king: int, deals: list[DealEntry], shift
     return {m: member_statistics(m, [row], names) for m in MEMBERS}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(short_games(), st.integers(1, 3))
 def test_statistics_are_invariant_under_moving_the_seats_round_r1(
     game: tuple[RuleSet, int, list[DealEntry]], shift: int

@@ -110,11 +110,9 @@ def test_a_render_error_is_an_error_and_the_process_is_not_reused(tmp_path: Path
 def test_no_free_slot_within_the_wait_is_busy(tmp_path: Path) -> None:
     bound = limits(tmp_path, slots=1, queue_wait=0.05)
     with server_slot(bound):
-        started = time.monotonic()
         with pytest.raises(SheetUnavailable) as caught, server_slot(bound):
             pass
         assert caught.value.reason == "busy"
-        assert time.monotonic() - started < 1
     with server_slot(bound):  # released
         pass
 
