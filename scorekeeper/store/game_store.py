@@ -32,9 +32,10 @@ from scorekeeper.rules.errors import Problem, RulesError, StateError, part
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import event_results, models
+from scorekeeper.store import models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles.hooks import game_changed as tell_circle
+from scorekeeper.store.events import results as event_results
 from scorekeeper.store.snapshot import (
     AlreadyWritten,
     Change,

@@ -33,7 +33,8 @@ from scorekeeper.rules.errors import StateError
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import event_results, models
+from scorekeeper.store import models
+from scorekeeper.store.events import results as event_results
 from scorekeeper.store.game_store import (
     ADD_GAME,
     ADD_SEATS,
@@ -428,3 +429,23 @@ def undo_last(
         )
 
     return write(game_id, expected_version, change, once)
+
+
+def asks_first_king(loaded: LoadedGame) -> bool:
+    """Whether this game is a club night's table before its first entry, whose first deal
+    names the first king: the player dealt the 7♥ (R2)."""
+    if loaded.log:
+        return False
+    return event_results.first_king_open(db.session(), loaded.id, loaded.rules)
+
+
+def names_first_king_by_deal(loaded: LoadedGame) -> bool:
+    """Whether this game is a club night's table whose first deal names (or, corrected,
+    changes) the first king (R2), whatever has been recorded since: for the phone."""
+    return event_results.first_king_open(db.session(), loaded.id, loaded.rules)
+
+
+def game_state(loaded: LoadedGame) -> dict[str, Any]:
+    """The API's game state, with ``first_king_open``: a club night's table whose first
+    king is still to be named by its first deal, the player dealt the 7♥ (R2)."""
+    return {**loaded.state(), "first_king_open": asks_first_king(loaded)}

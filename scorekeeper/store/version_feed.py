@@ -27,8 +27,8 @@ from typing import Any
 from sqlalchemy import DDL, event
 from sqlalchemy.engine import Engine
 
-from scorekeeper.store import events_models as em
 from scorekeeper.store import models
+from scorekeeper.store.events import models as em
 from scorekeeper.store.per_engine import PerEngine
 
 log = logging.getLogger(__name__)

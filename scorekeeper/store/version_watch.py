@@ -29,8 +29,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
-from scorekeeper.store import events_models as em
 from scorekeeper.store import models
+from scorekeeper.store.events import models as em
 from scorekeeper.store.per_engine import PerEngine
 from scorekeeper.store.version_feed import VersionFeed, feed_for
 from scorekeeper.store.versions import current_version

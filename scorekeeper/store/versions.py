@@ -14,8 +14,8 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Engine
 
-from scorekeeper.store import events_models as em
 from scorekeeper.store import models
+from scorekeeper.store.events import models as em
 from scorekeeper.store.tokens import is_game_id
 from scorekeeper.store.version_feed import feed_for
 

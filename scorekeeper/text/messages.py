@@ -610,7 +610,7 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
         "Table %(table)d has started: %(player)s can be replaced there, but the table cannot "
         "be drawn again."
     ),
-    # store/event_changes.py
+    # store/events/changes.py
     "event_table_finished": N_(
         "Table %(table)d has finished its game: nobody needs to take the seat of %(player)s."
     ),
@@ -625,7 +625,7 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
         "The points by place must be four whole numbers from first place to fourth, never "
         "rising (such as [3, 2, 1, 0]); not %(value)s."
     ),
-    # store/event_input.py
+    # store/events/input.py
     "event_circle": N_("“circle” must be a circle's id."),
     # rules/events/tables.py (the same words as the deal form's)
     "first_king_needed": N_("Choose who was dealt the 7♥."),
@@ -640,7 +640,7 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
     "event_flag": N_("“%(what)s” must be true or false."),
     "event_number": N_("“%(what)s” must be a whole number from %(low)d to %(high)d."),
     "event_choice": N_("“%(what)s” must be one of %(allowed)s."),
-    # store/events.py, store/event_results.py
+    # store/events/services.py, store/events/results.py
     "event_all_rounds_drawn": N_(
         "No round is left to draw: all the planned rounds (%(count)d) have been drawn."
     ),

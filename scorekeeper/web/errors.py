@@ -41,7 +41,8 @@ from scorekeeper.extensions import db
 from scorekeeper.rules.errors import Problem, RulesError, StateError
 from scorekeeper.store import games as services
 from scorekeeper.store.circles.errors import CircleNotFound, CircleRefusal, MemberNotFound
-from scorekeeper.store.events import EventNotFound, game_state
+from scorekeeper.store.events.services import EventNotFound
+from scorekeeper.store.games import game_state
 from scorekeeper.store.snapshot import (
     DealNotFound,
     GameNotFound,

@@ -8,8 +8,10 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.store import event_changes, events, games
-from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store import games
+from scorekeeper.store.events import changes as event_changes
+from scorekeeper.store.events import services as events
+from scorekeeper.store.events.input import parse_new_event_body
 from tests.store.test_events import trix
 
 NINE = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad", "Dana"]

@@ -9,9 +9,10 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.events.standings import Scoring, TableResult, Tally
 from scorekeeper.rules.game_log import DealEntry
-from scorekeeper.store import events, games
-from scorekeeper.store.event_changes import replace_player
-from scorekeeper.store.event_input import parse_new_event_body
+from scorekeeper.store import games
+from scorekeeper.store.events import services as events
+from scorekeeper.store.events.changes import replace_player
+from scorekeeper.store.events.input import parse_new_event_body
 from tests.sql import sql_statements
 
 EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]

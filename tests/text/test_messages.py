@@ -665,7 +665,7 @@ def event_cases() -> Iterator[Callable[[], object]]:
     """Club nights' refusals that need no database (the others: tests/web/api/test_events.py)."""
     from scorekeeper.rules.events.draw import draw_round, redraw_round, replace_player
     from scorekeeper.rules.events.standings import check_places
-    from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
+    from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
 
     drawn = draw_round(["A", "B", "C", "D", "E"], [], 1)
     yield lambda: draw_round(["A", "B"], [], 1)

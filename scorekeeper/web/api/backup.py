@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Response, jsonify, request
 
 from scorekeeper.store import backup
-from scorekeeper.store.events import game_state
+from scorekeeper.store.games import game_state
 from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.api.games import bp
 

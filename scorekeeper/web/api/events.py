@@ -1,7 +1,7 @@
 """The club nights endpoints of the JSON API (API.md "Club nights"), mounted at /api/v1.
 
 Thin, like :mod:`scorekeeper.web.api.games`: parse, call
-:mod:`scorekeeper.store.events`, answer JSON; refusals go through the one
+:mod:`scorekeeper.store.events.services`, answer JSON; refusals go through the one
 error path. Reads are open to whoever knows the event's id; the director's
 writes need ``Authorization: Bearer <director token>``. A table's edit token
 edits only its own game (through the games endpoints), never the event.
@@ -13,10 +13,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from scorekeeper.store import event_changes
-from scorekeeper.store import events as services
-from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
-from scorekeeper.store.events import game_state
+from scorekeeper.store.events import changes as event_changes
+from scorekeeper.store.events import services
+from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
+from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import bearer_token, json_body, require_bearer

@@ -23,7 +23,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.store import games as services
 from scorekeeper.store import live
-from scorekeeper.store.events import game_state
+from scorekeeper.store.games import game_state
 from scorekeeper.store.input import (
     parse_deal_body,
     parse_entry_id,

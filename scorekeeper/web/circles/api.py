@@ -13,7 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
-from scorekeeper.store.events import game_state
+from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_new_game_body
 from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.circles.access import require_circle_token

@@ -9,7 +9,6 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, DealRecord
 from scorekeeper.rules.ruleset import Dealer
-from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
@@ -45,7 +44,7 @@ def new_deal(game_id: str) -> Page:
     if not contracts:
         return _render_picker(loaded)
     game = loaded.game
-    needs_king = game.needs_king or event_services.asks_first_king(loaded)
+    needs_king = game.needs_king or services.asks_first_king(loaded)
     form = make_deal_form(
         contracts, loaded.rules, loaded.players, needs_king, data={"version": loaded.version}
     )

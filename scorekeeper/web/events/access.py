@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import abort, request, session
 
-from scorekeeper.store import events as services
-from scorekeeper.store.event_results import DIRECTOR_SOURCE
+from scorekeeper.store.events import services
+from scorekeeper.store.events.results import DIRECTOR_SOURCE
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.sharing.access import seal, unseal
 

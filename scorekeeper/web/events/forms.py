@@ -8,7 +8,7 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAr
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import NumberRange, Optional
 
-from scorekeeper.store.event_input import EVENT_NAME_MAX, ROUNDS_MAX
+from scorekeeper.store.events.input import EVENT_NAME_MAX, ROUNDS_MAX
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.forms import ProblemsForm
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.rules.events.standings import Scoring, Standing, points_value
-from scorekeeper.store.events import (
+from scorekeeper.store.events.services import (
     EventChangeView,
     EventRoundView,
     EventTableView,

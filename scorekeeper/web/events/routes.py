@@ -10,9 +10,9 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
-from scorekeeper.store import event_changes
-from scorekeeper.store import events as services
-from scorekeeper.store.event_input import parse_leaving_body, parse_new_event_body
+from scorekeeper.store.events import changes as event_changes
+from scorekeeper.store.events import services
+from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
 from scorekeeper.text.locale import format_number, isolate, localize_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import bp

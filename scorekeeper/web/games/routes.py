@@ -10,8 +10,8 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
+from scorekeeper.store.events import services as event_services
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts

@@ -33,7 +33,6 @@ from flask import (
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.paths import PROJECT_ROOT
-from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import SUPPORTED_LOCALES, current_locale, text_direction
 from scorekeeper.text.locale import gettext as _
@@ -263,11 +262,11 @@ def game_for_phone(game_id: str) -> Response:
         "rules": loaded.rules.to_dict(),
         "first_king": loaded.first_king,
         # A club night's table: its first deal names the first king, the 7♥'s holder (R2).
-        "first_king_from_deal": event_services.names_first_king_by_deal(loaded),
+        "first_king_from_deal": services.names_first_king_by_deal(loaded),
         "players": loaded.players,
         "log": [row.entry.to_dict() for row in loaded.log],
         "state": loaded.game.to_dict(),
-        "first_king_open": event_services.asks_first_king(loaded),
+        "first_king_open": services.asks_first_king(loaded),
         "editable": editable,
         "csrf_token": generate_csrf() if editable else None,
         "language": current_locale(),

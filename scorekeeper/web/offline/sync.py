@@ -27,7 +27,6 @@ from flask import Blueprint, Response, abort, jsonify
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.events.tables import first_king_needed
 from scorekeeper.rules.game_log import RedealEntry
-from scorekeeper.store import events as event_services
 from scorekeeper.store import games as services
 from scorekeeper.store.input import parse_deal_body, parse_entry_id, parse_redeal_body
 from scorekeeper.text.locale import gettext as _
@@ -51,7 +50,7 @@ def sync(game_id: str) -> Response:
     if action not in ACTIONS:
         abort(400, description=_("Unknown action: use record, redeal, edit or undo."))
     status, answer, loaded = _write(game_id, action, entry_id, body)
-    response = jsonify({**answer, "game": event_services.game_state(loaded)})
+    response = jsonify({**answer, "game": services.game_state(loaded)})
     response.status_code = status
     response.set_etag(str(loaded.version))
     return response
@@ -86,7 +85,7 @@ def _write(
 def _refuse_unnamed_first_king(game_id: str) -> None:
     """A club night's table's first deal must say who was dealt the 7♥, as the deal form
     asks (R2); the page's outbox never sends one without (the engine on the phone asks)."""
-    if event_services.asks_first_king(services.load_game(game_id)):
+    if services.asks_first_king(services.load_game(game_id)):
         raise first_king_needed()
 
 

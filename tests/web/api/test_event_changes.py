@@ -143,7 +143,8 @@ def test_the_states_that_refuse_a_change_say_why_and_save_nothing(event: Event) 
 
 def test_the_refusals_of_a_change_rebuild_from_their_templates(event: Event) -> None:
     from scorekeeper.rules.errors import RulesError
-    from scorekeeper.store import event_changes, games
+    from scorekeeper.store import games
+    from scorekeeper.store.events import changes as event_changes
 
     drawn = event.draw()
     table, leaving = drawn["tables"][0], drawn["tables"][0]["players"][0]

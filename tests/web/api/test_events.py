@@ -353,7 +353,7 @@ def test_the_refusals_of_an_events_state_rebuild_from_their_templates(
     client: FlaskClient, event: Event
 ) -> None:
     from scorekeeper.rules.errors import RulesError
-    from scorekeeper.store import events as services
+    from scorekeeper.store.events import services as services
     from scorekeeper.text.messages import english
 
     def problem_of(thunk: Any) -> Any:

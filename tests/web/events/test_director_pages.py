@@ -13,7 +13,8 @@ from pypdf import PdfReader
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.store import events, games, models
+from scorekeeper.store import games, models
+from scorekeeper.store.events import services as events
 from tests.web.events.test_pages import create
 from tests.web.pages import html as page_html
 from tests.web.pages import post_deal

@@ -4,7 +4,7 @@ An event's id is shared to let people follow it; its director's token (256
 bits, stored hashed like a game's edit token) lets the director draw rounds,
 lock them, correct a table's deal and close the event. Each table of a round
 is a normal game with its own edit token; its result reaches the event through
-:mod:`scorekeeper.store.event_results` as its deals are written.
+:mod:`scorekeeper.store.events.results` as its deals are written.
 
 Errors: :class:`EventNotFound` (404), the engine's
 :class:`~scorekeeper.rules.errors.RulesError` (422, or 409 for a state that
@@ -30,12 +30,12 @@ from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.scoring import zero_sum_report
-from scorekeeper.store import events_models as em
 from scorekeeper.store import games, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles import services as circles
-from scorekeeper.store.event_input import NewEvent, clean_event_players
-from scorekeeper.store.event_results import DIRECTOR_SOURCE, first_king_open
+from scorekeeper.store.events import models as em
+from scorekeeper.store.events.input import NewEvent, clean_event_players
+from scorekeeper.store.events.results import DIRECTOR_SOURCE
 from scorekeeper.store.tokens import (
     hash_matches,
     hash_token,
@@ -265,26 +265,6 @@ def event_of_game(game_id: str) -> str | None:
     with reader() as read:
         found = read.scalar(select(TABLES.c.event_id).where(TABLES.c.game_id == game_id))
     return None if found is None else str(found)
-
-
-def asks_first_king(loaded: games.LoadedGame) -> bool:
-    """Whether this game is a club night's table before its first entry, whose first deal
-    names the first king: the player dealt the 7♥ (R2)."""
-    if loaded.log:
-        return False
-    return first_king_open(db.session(), loaded.id, loaded.rules)
-
-
-def names_first_king_by_deal(loaded: games.LoadedGame) -> bool:
-    """Whether this game is a club night's table whose first deal names (or, corrected,
-    changes) the first king (R2), whatever has been recorded since: for the phone."""
-    return first_king_open(db.session(), loaded.id, loaded.rules)
-
-
-def game_state(loaded: games.LoadedGame) -> dict[str, Any]:
-    """The API's game state, with ``first_king_open``: a club night's table whose first
-    king is still to be named by its first deal, the player dealt the 7♥ (R2)."""
-    return {**loaded.state(), "first_king_open": asks_first_king(loaded)}
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Each table of a round is a normal game (:mod:`scorekeeper.store.models`); the
 event keeps which game a table plays and the table's latest result (totals,
 Trix firsts, deals played), refreshed by every write to that game
-(:mod:`scorekeeper.store.event_results`). The standings are built from these
+(:mod:`scorekeeper.store.events.results`). The standings are built from these
 results, never by replaying the games.
 
 Every type here works on SQLite and PostgreSQL alike.

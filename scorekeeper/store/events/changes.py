@@ -11,8 +11,8 @@
 
 Either way the leaver is drawn no more from the next round on (a round already drawn
 goes on without him too: :func:`_out_of_later_rounds`), until the director says he is
-back (:func:`scorekeeper.store.events.add_player`). The change is kept with the round
-(:class:`~scorekeeper.store.events_models.EventChange`) and all of it is one
+back (:func:`scorekeeper.store.events.services.add_player`). The change is kept with the round
+(:class:`~scorekeeper.store.events.models.EventChange`) and all of it is one
 transaction: refused (a closed event, a locked round, a player at no table…) nothing
 is saved.
 """
@@ -26,10 +26,11 @@ from sqlalchemy import delete, func, insert, select, update
 from scorekeeper.rules.errors import IllegalError, StateError
 from scorekeeper.rules.events.draw import Round, not_seated, redraw_round, redraw_seed
 from scorekeeper.rules.events.draw import replace_player as replace_in_round
-from scorekeeper.store import events, games, models
+from scorekeeper.store import games, models
 from scorekeeper.store.circles import services as circles
-from scorekeeper.store.event_input import clean_event_players
-from scorekeeper.store.events import (
+from scorekeeper.store.events import services as events
+from scorekeeper.store.events.input import clean_event_players
+from scorekeeper.store.events.services import (
     CHANGES,
     PLAYERS,
     ROUNDS,

@@ -17,7 +17,7 @@ from scorekeeper.rules.errors import StateError
 from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store import events_models as em
+from scorekeeper.store.events import models as em
 
 DIRECTOR_SOURCE = "director"
 """The source a director's correction is written and logged with."""
