@@ -11,12 +11,16 @@ from typing import Any
 
 from flask import Blueprint, abort
 from flask.blueprints import BlueprintSetupState
+from werkzeug.wrappers import Response
 
 from scorekeeper.store.input import NAME_MAX, NOTE_MAX
 from scorekeeper.store.tokens import is_game_id
 from scorekeeper.web import fragments
 
 bp = Blueprint("web", __name__)
+
+Page = str | tuple[str, int] | Response
+"""What a page view returns: its HTML, the HTML with a status, or a response (a redirect)."""
 
 
 @bp.record_once

@@ -13,12 +13,11 @@ from scorekeeper.store import games as services
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.blueprint import bp
+from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import Refused, refusal_text, try_form_write
 from scorekeeper.web.events.access import page_source
 from scorekeeper.web.forms import DealForm, deal_form_data, make_deal_form
 from scorekeeper.web.games.present import build_board, combinable, parse_contracts, revision_views
-from scorekeeper.web.games.routes import Page
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.offline.page_writes import form_entry_id
 from scorekeeper.web.sharing.access import can_edit, require_edit

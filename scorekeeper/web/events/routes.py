@@ -15,7 +15,7 @@ from scorekeeper.store.events import services
 from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
 from scorekeeper.text.locale import format_number, isolate, localize_digits
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.blueprint import bp
+from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import rollback
 from scorekeeper.web.events.access import director_token, grant_director, require_director
 from scorekeeper.web.events.forms import NewEventForm
@@ -23,8 +23,6 @@ from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
-
-Page = str | tuple[str, int] | Response
 
 
 @bp.route("/events/new", methods=["GET", "POST"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, url_for
-from werkzeug.wrappers import Response
 
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
@@ -15,7 +14,7 @@ from scorekeeper.store.events import services as event_services
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts
-from scorekeeper.web.blueprint import bp
+from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.events.access import directs_game, page_source
 from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices, seat_choices
@@ -41,8 +40,6 @@ from scorekeeper.web.sharing.access import (
     remember_seen,
     require_edit,
 )
-
-Page = str | tuple[str, int] | Response
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

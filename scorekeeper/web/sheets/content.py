@@ -31,7 +31,7 @@ from scorekeeper.text.locale import format_number, localize_digits, ngettext
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label, describe_contracts
 from scorekeeper.text.rule_words import describe_rules, zero_sum_reasons
-from scorekeeper.web.kingdoms import DealRow, KingdomView, RedealRow, kingdom_sections
+from scorekeeper.web.games.kingdoms import DealRow, KingdomView, RedealRow, kingdom_sections
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,8 @@ def _subtotal(game: Game, kingdom: KingdomView) -> Subtotal:
 
 
 def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
-    """The kingdoms as the game page shows them (:mod:`scorekeeper.web.kingdoms`), as lines."""
+    """The kingdoms as the game page shows them (:mod:`scorekeeper.web.games.kingdoms`),
+    as lines."""
     running = dict(zip((d.n for d in game.deals), _running_totals(game.deals), strict=True))
     entries: dict[int, object] = {row.position: row.entry for row in log}
     views, extra = kingdom_sections(game, log)

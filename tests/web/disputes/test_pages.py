@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from html import unescape
 from typing import Any
@@ -576,10 +577,16 @@ def test_a_refused_redeal_cannot_be_recorded(client: FlaskClient, game: str) -> 
 
 
 def post_claim(client: FlaskClient, data: dict[str, str]) -> TestResponse:
-    """The claim posted, and its page (the post redirects there)."""
+    """The claim posted, and its page once judged (the post redirects there; on a busy
+    machine the page may first show the claim's progress, refreshing itself)."""
     response = client.post("/disputes/claim", data=data)
     assert response.status_code == 303, response.status_code
-    return client.get(response.headers["Location"])
+    deadline = time.monotonic() + 60
+    while True:
+        page = client.get(response.headers["Location"])
+        if b'http-equiv="refresh"' not in page.data or time.monotonic() > deadline:
+            return page
+        time.sleep(0.1)
 
 
 SMALL = {
