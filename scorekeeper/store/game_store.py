@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
-from flask import current_app, has_request_context, request
+from flask import current_app
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
@@ -55,7 +57,8 @@ T = TypeVar("T")
 GAMES = models.Game.__table__
 LOG = models.LogEntry.__table__
 REVISIONS = models.Revision.__table__
-HEADS_KEY = "scorekeeper.game_heads"
+HEADS: ContextVar[dict[str, tuple[int, str]] | None] = ContextVar("game_heads", default=None)
+"""The heads read in the current unit of work (:func:`heads_remembered`), by game id."""
 
 # The statements of reads and writes, built once (SQLAlchemy then reuses their compiled
 # form) and run on the session's connection: plain SQL, no ORM objects to track.
@@ -159,19 +162,26 @@ def load_game(game_id: str) -> LoadedGame:
     return loaded
 
 
-def head(game_id: str) -> tuple[int, str]:
-    """(version, edit-token hash) of the game; :class:`GameNotFound`.
+@contextmanager
+def heads_remembered() -> Iterator[None]:
+    """Within it, :func:`head` reads each game's head once.
 
-    Asked once per request and game: a page loads the game and checks the
-    browser's edit token, and both need only this row's two columns. Kept in
-    the WSGI environment, which lives exactly as long as one request (an app
-    context can outlive it, in tests and scripts).
+    The web layer wraps each request in it: a page loads the game and checks the
+    browser's edit token, and both need only the game row's two columns. Outside it
+    (scripts, tests, an app context that outlives its request) every call reads.
     """
-    heads: dict[str, tuple[int, str]] | None = None
-    if has_request_context():
-        heads = request.environ.setdefault(HEADS_KEY, {})
-        if game_id in heads:
-            return heads[game_id]
+    token = HEADS.set({})
+    try:
+        yield
+    finally:
+        HEADS.reset(token)
+
+
+def head(game_id: str) -> tuple[int, str]:
+    """(version, edit-token hash) of the game; :class:`GameNotFound`."""
+    heads = HEADS.get()
+    if heads is not None and game_id in heads:
+        return heads[game_id]
     if not is_game_id(game_id):
         raise GameNotFound(game_id)
     row = db.session().connection().execute(HEAD, {"game_id": game_id}).first()
@@ -184,9 +194,10 @@ def head(game_id: str) -> tuple[int, str]:
 
 
 def forget_head(game_id: str) -> None:
-    """After a write in this request, the next :func:`head` asks the database again."""
-    if has_request_context():
-        request.environ.get(HEADS_KEY, {}).pop(game_id, None)
+    """After a write, the next :func:`head` reads the database again."""
+    heads = HEADS.get()
+    if heads is not None:
+        heads.pop(game_id, None)
 
 
 def fetch_game(session: Session, game_id: str, *, lock: bool) -> models.Game:

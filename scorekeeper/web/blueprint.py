@@ -7,12 +7,14 @@ so every URL and ``url_for`` unchanged, whichever package a route lives in;
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
-from flask import Blueprint, abort
+from flask import Blueprint, abort, g
 from flask.blueprints import BlueprintSetupState
 from werkzeug.wrappers import Response
 
+from scorekeeper.store.game_store import heads_remembered
 from scorekeeper.store.input import NAME_MAX, NOTE_MAX
 from scorekeeper.store.tokens import is_game_id
 from scorekeeper.web import fragments
@@ -39,3 +41,17 @@ def _refuse_impossible_ids(endpoint: str | None, values: dict[str, Any] | None) 
     before any view runs, so that no query ever carries it."""
     if values and "game_id" in values and not is_game_id(values["game_id"]):
         abort(404)
+
+
+@bp.before_app_request
+def _remember_heads() -> None:
+    """A request reads each game's head once, however many times its views ask."""
+    g.request_scope = ExitStack()
+    g.request_scope.enter_context(heads_remembered())
+
+
+@bp.teardown_app_request
+def _forget_heads(_error: BaseException | None) -> None:
+    scope = g.pop("request_scope", None)
+    if scope is not None:
+        scope.close()
