@@ -9,16 +9,40 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import ProblemList
 from scorekeeper.rules.switches import Combination, Dealer, KingdomOrder
 
-if TYPE_CHECKING:
-    from scorekeeper.rules.ruleset import RuleSet
+
+class Switches(Protocol):
+    """The switches these checks read: a :class:`~scorekeeper.rules.ruleset.RuleSet`, which
+    calls them while it is built (so this module cannot import it)."""
+
+    @property
+    def partnership(self) -> bool: ...
+    @property
+    def combination(self) -> Combination: ...
+    @property
+    def kingdom_order(self) -> KingdomOrder: ...
+    @property
+    def king_order(self) -> tuple[int, int, int, int] | None: ...
+    @property
+    def kingdoms(self) -> int: ...
+    @property
+    def dealer(self) -> Dealer: ...
+    @property
+    def first_dealer(self) -> int | None: ...
+    @property
+    def team_kingdoms(self) -> bool: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def contract_order(self) -> tuple[Contract, ...] | None: ...
 
 
-def check_coherence(rules: RuleSet, problems: ProblemList) -> None:
+def check_coherence(rules: Switches, problems: ProblemList) -> None:
     custom = rules.kingdom_order is KingdomOrder.CUSTOM
     if custom and rules.king_order is None:
         problems.add(
@@ -48,7 +72,7 @@ def check_coherence(rules: RuleSet, problems: ProblemList) -> None:
         )
 
 
-def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
+def _check_dealer(rules: Switches, problems: ProblemList) -> None:
     if rules.dealer is not Dealer.KING and rules.first_dealer is None:
         problems.add(
             "rules_first_dealer_missing",
@@ -68,7 +92,7 @@ def _check_dealer(rules: RuleSet, problems: ProblemList) -> None:
         )
 
 
-def _check_team_kingdoms(rules: RuleSet, problems: ProblemList) -> None:
+def _check_team_kingdoms(rules: Switches, problems: ProblemList) -> None:
     where = {"rule": "R9.5", "field": "rules.team_kingdoms"}
     if not rules.team_kingdoms:
         if rules.rounds != 1:
