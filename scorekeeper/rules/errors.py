@@ -1,4 +1,4 @@
-"""Errors of the rules engine, split by cause (STYLE.md §4).
+"""Errors of the rules engine, split by cause (docs/STYLE.md §4).
 
 Every error carries one or more :class:`Problem` values: the rule number
 (``R11``), the field the problem concerns (``captures.diamonds``), a stable

@@ -1,6 +1,6 @@
 """Kingdoms, contract rotation and the end of the game, replayed from the deal log.
 
-A :class:`Game` is an immutable value built from its log (STYLE.md §5, §6):
+A :class:`Game` is an immutable value built from its log (docs/STYLE.md §5, §6):
 ``verify(entry)`` raises, ``can(entry)`` asks, ``record(entry)`` returns the
 next game. Each king plays each of the five contracts once in his kingdom
 (R2), in the table's order under a fixed contract order; combinations use
@@ -103,7 +103,7 @@ class Game:
                 raise err.at(f"log.{index}") from None
         return game
 
-    # verify / can / record (STYLE.md §5)
+    # verify / can / record (docs/STYLE.md §5)
 
     def verify(self, entry: Entry) -> None:
         """Raise the :class:`RulesError` that recording ``entry`` would meet."""

@@ -1,6 +1,6 @@
 """The deal log of a game and the records derived from it (R2, R8).
 
-A game is stored as an append-only log of entries (STYLE.md §6): a
+A game is stored as an append-only log of entries (docs/STYLE.md §6): a
 :class:`DealEntry` for every deal played, a :class:`RedealEntry` for every
 redeal or misdeal. Kings, totals and remaining contracts are derived by
 replaying the log (:mod:`scorekeeper.rules.game`). Entries round-trip

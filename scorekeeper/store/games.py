@@ -2,7 +2,7 @@
 
 Used by the JSON API and the HTML pages alike. A game's state is never
 stored: every load replays its deal log through :mod:`scorekeeper.rules.game`
-(STYLE.md §6). Every write is one transaction (SQLite ``BEGIN IMMEDIATE``,
+(docs/STYLE.md §6). Every write is one transaction (SQLite ``BEGIN IMMEDIATE``,
 PostgreSQL ``SELECT … FOR UPDATE`` on the game's row): load, replay, verify,
 append, bump the version, keep a revision, commit. On any error nothing is
 written.

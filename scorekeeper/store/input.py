@@ -1,6 +1,6 @@
 """Request bodies to rules values: new games, deals and redeals (API.md "Games").
 
-Shape only, as for forms (STYLE.md §11): whether a deal is *legal* is the
+Shape only, as for forms (docs/STYLE.md §11): whether a deal is *legal* is the
 engine's call when the services record it. Every refusal is a
 :class:`~scorekeeper.rules.errors.RulesError` naming its field.
 

@@ -1,6 +1,6 @@
 """The database: games, their seats, the append-only deal log and its revisions.
 
-Only what cannot be derived is stored (STYLE.md §6): the players, the rule
+Only what cannot be derived is stored (docs/STYLE.md §6): the players, the rule
 set, the first king and the log of entries. Totals, kings and remaining
 contracts come from replaying the log through :mod:`scorekeeper.rules.game`.
 The one exception is :attr:`Game.summary` (and :attr:`Game.finished`), a

@@ -1,4 +1,4 @@
-"""The pages' forms: shape and ranges only (STYLE.md §11).
+"""The pages' forms: shape and ranges only (docs/STYLE.md §11).
 
 Whether an entry is *right* (13 diamonds, a permutation, an unplayed
 contract) is the rules engine's call; these forms only check that every

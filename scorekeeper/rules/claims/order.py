@@ -14,7 +14,7 @@ __all__ = ["MoveOrder"]
 
 
 class MoveOrder:
-    """Ordering heuristics, mixed into :class:`~.claim_search.TrickSearch`."""
+    """Ordering heuristics, mixed into :class:`~scorekeeper.rules.claims.tree.TrickTree`."""
 
     hands: list[int]
     trick: list[int]

@@ -1,4 +1,4 @@
-"""The score sheet and the blank sheet as PDF (STYLE.md: pdf.py).
+"""The score sheet and the blank sheet as PDF (docs/STYLE.md §11).
 
 The content comes ready-made from :mod:`scorekeeper.web.sheets.content` (data) and
 :mod:`scorekeeper.web.sheets.chart` (the SVG chart); this module lays it out with the
