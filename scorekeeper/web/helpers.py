@@ -22,6 +22,7 @@ from scorekeeper.text.messages import describe_contracts
 from scorekeeper.text.rule_words import contract_list
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.games.present import RED, SYMBOLS
+from scorekeeper.web.language import per_render
 
 NOT_FOUND = _l("There is no game at this address. Check the link, or start a new game.")
 
@@ -34,10 +35,12 @@ def load_or_404(game_id: str) -> services.LoadedGame:
         abort(404, description=NOT_FOUND)
 
 
-@bp.app_template_filter("score")
 def score_filter(value: int | None) -> str:
     """A score in the chosen digits, with a real minus sign, kept left to right: ``−75``."""
     return isolate(format_number(value))
+
+
+bp.add_app_template_filter(per_render(score_filter), "score")
 
 
 @bp.app_template_filter("symbol")
@@ -62,7 +65,6 @@ def contract_list_filter(contracts: Any) -> str:
     return contract_list(contracts)
 
 
-@bp.app_template_filter("when")
 def when_filter(moment: datetime | None) -> Markup:
     """A moment as ``<time>``: ``2025-05-01 21:07 UTC`` (left to right), which
     ``static/app.js`` turns into the phone's own time zone and the page's language."""
@@ -71,6 +73,9 @@ def when_filter(moment: datetime | None) -> Markup:
     utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     shown = ltr(localize_digits(utc.strftime("%Y-%m-%d %H:%M UTC")))
     return Markup('<time datetime="{}" data-local-time>{}</time>').format(utc.isoformat(), shown)
+
+
+bp.add_app_template_filter(per_render(when_filter), "when")
 
 
 @bp.app_template_filter("names")

@@ -9,11 +9,14 @@ The words themselves, and how the request's language is chosen, are in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, has_request_context, redirect, request
 from flask_babel import refresh
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from werkzeug.wrappers import Response
 
 from scorekeeper.paths import PROJECT_ROOT
@@ -47,6 +50,23 @@ THEMES = ("auto", "light", "dark")
 bp = Blueprint("i18n", __name__)
 
 
+def per_render(function: Callable[..., str]) -> Callable[..., str]:
+    """``function`` as a template filter that runs at every render.
+
+    Jinja folds a filter applied to a constant (``{{ 13|num }}``) into the compiled
+    template, and templates are compiled once per server, before any request. A filter
+    that reads the request's language or digits must not be folded: it would print
+    every page's number in the digits of the first render, whatever the reader chose.
+    Jinja never folds a filter that asks for the render's context.
+    """
+
+    @pass_context
+    def filter_(_context: Context, *args: Any, **kwargs: Any) -> str:
+        return function(*args, **kwargs)
+
+    return filter_
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with the catalogues in ``translations/``, the selector and the switch."""
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
@@ -61,7 +81,7 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.jinja_env.globals.update(ngettext=template_ngettext)
-    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=format_number)
+    app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=per_render(format_number))
     # Flask-Babel caches the locale on ``g``; a request that shares an app context
     # (tests, streamed responses) must still choose its own.
     app.before_request(refresh)

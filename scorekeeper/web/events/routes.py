@@ -21,6 +21,7 @@ from scorekeeper.web.events.access import director_token, grant_director, requir
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
+from scorekeeper.web.language import per_render
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
 
@@ -261,7 +262,6 @@ def event_table_qr(event_id: str, game_id: str) -> Response:
     return response
 
 
-@bp.app_template_filter("points")
 def points_filter(value: float | None) -> str:
     """Standings points in the chosen digits: ``2.5``, ``−90``, kept left to right."""
     if value is None:
@@ -270,6 +270,9 @@ def points_filter(value: float | None) -> str:
         return isolate(format_number(int(value)))
     text = localize_digits(f"{abs(value):g}")
     return isolate(("−" if value < 0 else "") + text)
+
+
+bp.add_app_template_filter(per_render(points_filter), "points")
 
 
 def _pdf(data: bytes, name: str) -> Response:

@@ -130,3 +130,14 @@ def test_names_are_isolated_in_an_english_sentence(client: FlaskClient) -> None:
     assert response.status_code == 409
     page = response.get_data(as_text=True)
     assert f"Deal 1 was recorded meanwhile: {FSI}سامي{PDI}&#39;s King of Hearts." in page
+
+
+def test_numbers_written_in_a_template_follow_each_readers_digits(client: FlaskClient) -> None:
+    """Templates are compiled once per server: ``{{ 13|num }}`` must not be folded into
+    the compiled page in the digits of whoever opened it first."""
+    game_id = new_game(client)
+    form = f"/games/{game_id}/deals/new?contracts=diamonds"
+    assert ">13</button>" in client.get(form).get_data(as_text=True)  # compiled here
+    client.get("/digits/arab?next=/")
+    page = client.get(form).get_data(as_text=True)
+    assert ">١٣</button>" in page and ">13</button>" not in page
