@@ -26,6 +26,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.store.cache import LRUCache
 from tests.common import HYPOTHESIS_PROFILE, on_ci
 
 TEST_CONFIG = {
@@ -147,10 +149,52 @@ def tables_of(app: Flask) -> Iterator[Flask]:
         db.drop_all()
 
 
+@dataclass
+class SharedApp:
+    """The run's one default app, and what it was like before any test touched it."""
+
+    app: Flask
+    config: dict[str, Any]
+    extensions: frozenset[str]
+
+    def empty(self) -> None:
+        """Back to as it was made: no rows, no cached pages, replays or limits, the same
+        settings. A test that changed a setting leaves nothing behind for the next."""
+        db.session.remove()
+        with db.engine.begin() as conn:
+            for table in reversed(db.metadata.sorted_tables):
+                conn.execute(table.delete())
+        for name, value in list(self.app.extensions.items()):
+            if isinstance(value, LRUCache):
+                value.clear()
+            elif name not in self.extensions:  # made on first use: made again
+                del self.app.extensions[name]
+        limiter = self.app.extensions["scorekeeper_limiter"]
+        if limiter.enabled:  # a limiter turned off has no counts to forget
+            limiter.reset()
+        if self.app.config != self.config:
+            self.app.config.clear()
+            self.app.config.update(self.config)
+
+
+@pytest.fixture(scope="session")
+def shared_app() -> SharedApp:
+    """One app on in-memory SQLite for the whole run (each xdist worker has its own):
+    building an app compiles every URL rule, which costs more than most tests."""
+    app = create_app(dict(TEST_CONFIG))
+    with app.app_context():
+        db.create_all()
+    return SharedApp(app, dict(app.config), frozenset(app.extensions))
+
+
 @pytest.fixture
-def app(make_app: Callable[..., Flask]) -> Iterator[Flask]:
-    with tables_of(make_app()) as app:
-        yield app
+def app(shared_app: SharedApp) -> Iterator[Flask]:
+    """The default app, in its app context, emptied after the test."""
+    with shared_app.app.app_context():
+        try:
+            yield shared_app.app
+        finally:
+            shared_app.empty()
 
 
 @pytest.fixture
