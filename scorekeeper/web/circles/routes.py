@@ -26,6 +26,7 @@ from scorekeeper.store.circles.stats import running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
+from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import access, charts
 from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's route)
@@ -332,11 +333,11 @@ def circle_restore() -> Response | str | tuple[str, int]:
     if request.method == "POST":
         upload = request.files.get("file")
         try:
-            data = json.loads(upload.read().decode("utf-8")) if upload else None
+            data = json_file(upload.read()) if upload else None
             circle_id, token = circle_backup.import_circle(data)
         except (CircleRefusal, RulesError) as error:
             problems = refusal_sentences(error)
-        except (ValueError, UnicodeError):
+        except ValueError:  # not JSON, or nested too deep
             problems = [words.refusal("backup_circle", {})]
         else:
             access.grant(circle_id, token)
