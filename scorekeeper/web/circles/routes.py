@@ -214,15 +214,9 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
     """Attach an existing game: pick it (or paste its edit link), then confirm each name."""
     data = services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
-    problems: list[str] = []
-    game_id = request.values.get("game", "")
-    link = JOIN_LINK.search(request.values.get("link", ""))
-    if link and games.token_matches(link.group(1), link.group(2)):
-        game_id = link.group(1)
-    elif request.values.get("link"):
-        problems.append(words.refusal("game_link", {}))
+    game_id, problems = _game_to_attach()
     loaded = None
-    if game_id and (can_edit(game_id) or link):
+    if game_id and not problems:
         try:
             loaded = games.load_game(game_id)
         except games.GameNotFound:
@@ -248,6 +242,19 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
         link=request.values.get("link", ""),
     )
     return (page, 422) if problems else page
+
+
+def _game_to_attach() -> tuple[str, list[str]]:
+    """The game picked (one this browser may edit) or pasted as its edit link, and what is
+    wrong: the circle's rights give none over a game, and a link must hold its token."""
+    game_id = request.values.get("game", "")
+    pasted = request.values.get("link", "")
+    link = JOIN_LINK.search(pasted)
+    if link and games.token_matches(link.group(1), link.group(2)):
+        return link.group(1), []
+    if pasted or (game_id and not can_edit(game_id)):
+        return game_id, [words.refusal("game_link", {})]
+    return game_id, []
 
 
 def _choice(raw: str) -> int | None:
