@@ -22,12 +22,11 @@ from typing import Any
 import pytest
 from flask import Flask, url_for
 from flask.testing import FlaskClient
-from sqlalchemy import select
 from werkzeug.test import TestResponse
 
-from scorekeeper.extensions import db
 from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.web.sharing import access
+from tests.sql import every_row
 from tests.web.circles.test_api import DEALS
 
 API = "/api/v1"
@@ -212,17 +211,6 @@ def world(app: Flask) -> World:
         other_night["id"],
         other_night["director_token"],
     )
-
-
-def every_row() -> dict[str, list[str]]:
-    """Every row of every table, read fresh."""
-    db.session.rollback()
-    out = {
-        table.name: sorted(repr(tuple(row)) for row in db.session.execute(select(table)))
-        for table in db.metadata.sorted_tables
-    }
-    db.session.rollback()
-    return out
 
 
 # --- what a visitor holds ---------------------------------------------------------------------
