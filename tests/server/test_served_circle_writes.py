@@ -10,6 +10,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -97,6 +98,36 @@ def test_three_served_club_nights_cannot_grow_a_circle_past_its_cap(
         if status == 422:
             assert drawn["errors"][0]["code"] == "members_full", drawn
             assert counts(database_url) == before
+    assert statuses == [201, 422, 422]
+    status, full = call(server, "GET", f"/api/v1/circles/{circle}")
+    assert len(full["members"]) == MEMBERS_MAX
+
+
+@pytest.mark.served
+@pytest.mark.parametrize("way", ["club nights' draws", "circle's games"])
+def test_writes_at_once_take_the_circles_last_places_once(
+    database_url: str, serve: Serve, way: str
+) -> None:
+    """Three writes at the same moment, each with four new names and room for four: one
+    takes the places, the others are refused (the circle's row is locked before counting)."""
+    server = serve(database_url, workers=3)
+    members = [f"Member {i:02d}" for i in range(1, MEMBERS_MAX - 3)]
+    circle, token = _circle(server, members)
+    writes = []
+    for k in range(3):
+        guests = [f"Guest {k}-{i}" for i in range(4)]
+        if way == "circle's games":
+            writes.append((f"/api/v1/circles/{circle}/games", {"players": guests}, token))
+            continue
+        body = {"name": f"Night {k}", "players": [*members[:4], *guests], "circle": circle}
+        night = call(server, "POST", "/api/v1/events", body, token)[1]
+        writes.append((f"/api/v1/events/{night['id']}/rounds", None, night["director_token"]))
+
+    def write(path: str, body: Any, bearer: str) -> int:
+        return call(server, "POST", path, body, bearer)[0]
+
+    with ThreadPoolExecutor(len(writes)) as pool:
+        statuses = sorted(pool.map(write, *zip(*writes, strict=True)))
     assert statuses == [201, 422, 422]
     status, full = call(server, "GET", f"/api/v1/circles/{circle}")
     assert len(full["members"]) == MEMBERS_MAX
