@@ -104,6 +104,24 @@ def test_three_served_club_nights_cannot_grow_a_circle_past_its_cap(
 
 
 @pytest.mark.served
+def test_the_same_new_names_at_once_become_members_once(database_url: str, serve: Serve) -> None:
+    """Three circle games started together by the same four new players: the first adds
+    them, the others find them (not a duplicate name refused by the database)."""
+    server = serve(database_url, workers=3)
+    circle, token = _circle(server, [f"Member {i:02d}" for i in range(1, MEMBERS_MAX - 3)])
+    path, body = f"/api/v1/circles/{circle}/games", {"players": NAMES}
+
+    def start(_k: int) -> int:
+        return call(server, "POST", path, body, token)[0]
+
+    with ThreadPoolExecutor(3) as pool:
+        assert list(pool.map(start, range(3))) == [201, 201, 201]
+    status, full = call(server, "GET", f"/api/v1/circles/{circle}")
+    assert len(full["members"]) == MEMBERS_MAX and len(full["games"]) == 3
+    assert "Traceback" not in server.log_text()
+
+
+@pytest.mark.served
 @pytest.mark.parametrize("way", ["club nights' draws", "circle's games"])
 def test_writes_at_once_take_the_circles_last_places_once(
     database_url: str, serve: Serve, way: str

@@ -534,11 +534,16 @@ def check_room(connection: Connection, circle_id: str, adding: int) -> None:
     The circle's row is locked first (PostgreSQL; SQLite's writers already take
     turns), so that two writers cannot both take its last place.
     """
-    connection.execute(select(CIRCLES.c.id).where(CIRCLES.c.id == circle_id).with_for_update())
+    _lock(connection, circle_id)
     count = connection.execute(
         select(func.count()).select_from(MEMBERS).where(MEMBERS.c.circle_id == circle_id)
     ).scalar_one()
     _refuse_beyond_cap(count, adding)
+
+
+def _lock(connection: Connection, circle_id: str) -> None:
+    """Lock the circle's row until the transaction ends (PostgreSQL; a no-op on SQLite)."""
+    connection.execute(select(CIRCLES.c.id).where(CIRCLES.c.id == circle_id).with_for_update())
 
 
 def check_room_for(circle: CircleData, names: Sequence[str]) -> None:
@@ -688,13 +693,29 @@ def _resolve(
     (or the member of that name, if the circle has one)."""
     out: list[int] = []
     for name, choice in zip(names, choices, strict=True):
-        if choice is None:
-            existing = circle.member_named(name)
-            choice = existing.id if existing else _add_members(connection, circle.id, [name])[0]
-        out.append(choice)
+        out.append(_member_or_new(connection, circle, name) if choice is None else choice)
     if len(set(out)) != 4:
         raise CircleRefusal.one("member_twice", "members")
     return out
+
+
+def _member_or_new(connection: Connection, circle: CircleData, name: str) -> int:
+    """The member of that name, else a new member.
+
+    ``circle`` was read before this transaction took the circle's row: a writer at the
+    same moment may have added the name since. So a name it lacks is looked up again
+    once the row is locked, rather than added twice (refused by the database).
+    """
+    existing = circle.member_named(name)
+    if existing is not None:
+        return existing.id
+    _lock(connection, circle.id)
+    found = connection.execute(
+        select(MEMBERS.c.id).where(
+            MEMBERS.c.circle_id == circle.id, MEMBERS.c.name_key == name_key(name)
+        )
+    ).scalar_one_or_none()
+    return int(found) if found is not None else _add_members(connection, circle.id, [name])[0]
 
 
 def link_new_game(connection: Connection, circle_id: str, loaded: LoadedGame) -> None:
@@ -708,9 +729,7 @@ def link_new_game(connection: Connection, circle_id: str, loaded: LoadedGame) ->
 def relink_seat(connection: Connection, circle_id: str, game_id: str, seat: int, name: str) -> None:
     """A club night's substitute took ``seat`` of an unfinished table: the seat is now the
     member of that name (or a new member)."""
-    circle = load_circle(circle_id)
-    existing = circle.member_named(name)
-    member = existing.id if existing else _add_members(connection, circle_id, [name])[0]
+    member = _member_or_new(connection, load_circle(circle_id), name)
     bump_version(connection, circle_id)
     connection.execute(
         update(SEATS)
