@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from scorekeeper.extensions import db
 
@@ -31,3 +31,20 @@ def sql_statements(app: Flask | None = None) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", record)
+
+
+def every_row() -> dict[str, list[str]]:
+    """Every row of every table of the current app's database, read fresh: equal before and
+    after a request when the request wrote nothing."""
+    db.session.rollback()  # whatever the last request left open
+    rows = {
+        table.name: sorted(repr(tuple(row)) for row in db.session.execute(select(table)))
+        for table in db.metadata.sorted_tables
+    }
+    db.session.rollback()
+    return rows
+
+
+def row_counts() -> dict[str, int]:
+    """How many rows each table holds (see :func:`every_row`)."""
+    return {table: len(rows) for table, rows in every_row().items()}

@@ -44,7 +44,7 @@ from scorekeeper.store.summary import summarize
 from scorekeeper.store.tokens import hash_token, new_edit_token, new_game_id
 from scorekeeper.store.transactions import write_transaction
 
-__all__ = ["export_game", "import_game"]
+__all__ = ["export_game", "import_game", "write_backup"]
 
 
 def export_game(game_id: str) -> dict[str, Any]:
@@ -111,17 +111,24 @@ def import_game(data: object) -> tuple[LoadedGame, str]:
     is wrong with the file; then nothing is written.
     """
     backup = parse_backup(data)
-    token, game_id = new_edit_token(), new_game_id()
     with write_transaction() as session:
-        connection = session.connection()
-        # The game's row first: its seats, log and revisions refer to it.
-        connection.execute(ADD_GAME, _game_row(backup, game_id, token))
-        connection.execute(ADD_SEATS, _seat_rows(backup, game_id))
-        if backup.log:
-            connection.execute(ADD_ENTRY, _log_rows(backup, game_id))
-        if backup.revisions:
-            connection.execute(ADD_REVISION, _revision_rows(backup, game_id))
+        game_id, token = write_backup(session, backup)
     return load_game(game_id), token
+
+
+def write_backup(session: Session, backup: Backup) -> tuple[str, str]:
+    """Write a checked backup as a new game in the caller's transaction: (its id, its new
+    edit token). A circle's restore writes all its games so, in its one transaction."""
+    token, game_id = new_edit_token(), new_game_id()
+    connection = session.connection()
+    # The game's row first: its seats, log and revisions refer to it.
+    connection.execute(ADD_GAME, _game_row(backup, game_id, token))
+    connection.execute(ADD_SEATS, _seat_rows(backup, game_id))
+    if backup.log:
+        connection.execute(ADD_ENTRY, _log_rows(backup, game_id))
+    if backup.revisions:
+        connection.execute(ADD_REVISION, _revision_rows(backup, game_id))
+    return game_id, token
 
 
 def _game_row(backup: Backup, game_id: str, token: str) -> dict[str, Any]:

@@ -92,6 +92,13 @@ def refusal(code: str, params: dict[str, Any]) -> str:
         "members_list": lambda: _(
             "List the members' names (at most %(max)s).", max=format_number(params.get("max"))
         ),
+        "members_full": lambda: _(
+            "A circle has at most %(max)s members: this one has %(count)s, "
+            "and this would add %(adding)s.",
+            max=format_number(params.get("max")),
+            count=format_number(params.get("count")),
+            adding=format_number(params.get("adding")),
+        ),
         "member_colour": lambda: _("A colour is written like #1e88e5."),
         "member_emoji": lambda: _("An emoji is one short symbol, such as 🂡."),
         "member_exists": lambda: _("The circle already has a player called %(name)s.", name=name),

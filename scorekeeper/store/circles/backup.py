@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.errors import MalformedError, RulesError
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.store.backup import export_game, import_game
+from scorekeeper.store.backup import export_game, write_backup
+from scorekeeper.store.backup_format import Backup, parse_backup
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
+from scorekeeper.store.circles.input import (
+    clean_circle_name,
+    clean_colour,
+    clean_emoji,
+    clean_member_names,
+)
+from scorekeeper.store.transactions import write_transaction
 
 FORMAT = "scorekeeper-circle"
 FORMAT_VERSION = 1
@@ -43,24 +51,41 @@ def export_circle(circle_id: str) -> dict[str, Any]:
 def import_circle(data: object) -> tuple[str, str]:
     """Restore a circle's backup as a new circle: (its id, its edit token).
 
-    The file is checked whole before the circle is written; each game is
-    checked and replayed by the games' own import.
+    All or nothing: the whole file is checked first (the circle, its members,
+    and every game replayed by the games' own checks), then the circle, its
+    members and its games are written in one transaction. A refused file
+    (422, naming the field: ``games.2.log.7.entry``) writes nothing.
     """
-    games = _check(data)
+    games = [(seats, _game(i, game)) for i, (seats, game) in enumerate(_check(data))]
     assert isinstance(data, dict)
     rules = RuleSet.from_dict(data.get("rules") or {})
-    names = [m.get("name") if isinstance(m, dict) else None for m in data["members"]]
-    circle, token = services.create_circle(
-        data.get("name"), names, bool(data.get("ratings")), rules
-    )
-    ids = [m.id for m in circle.members]
-    for seats, game in games:
-        loaded, _game_token = import_game(game)
-        services.link_game(circle.id, loaded, [ids[s] for s in seats])
-    for member, raw in zip(circle.members, data["members"], strict=True):
-        if raw.get("colour") or raw.get("emoji"):
-            services.update_member(circle.id, member.id, raw.get("colour"), raw.get("emoji"))
-    return circle.id, token
+    name = clean_circle_name(data.get("name"))
+    members = [m if isinstance(m, dict) else {} for m in data["members"]]
+    names = clean_member_names([m.get("name") for m in members])
+    looks = [(clean_colour(m.get("colour")), clean_emoji(m.get("emoji"))) for m in members]
+    with write_transaction() as session:
+        connection = session.connection()
+        circle_id, token, ids = services.insert_circle(
+            connection, name, names, bool(data.get("ratings")), rules
+        )
+        for member_id, (colour, emoji) in zip(ids, looks, strict=True):
+            if colour or emoji:
+                services.set_looks(connection, circle_id, member_id, colour, emoji)
+        for seats, backup in games:
+            game_id, _game_token = write_backup(session, backup)
+            members_at = [ids[s] for s in seats]
+            services.insert_link(
+                connection, circle_id, game_id, backup.created_at, backup.game, members_at
+            )
+    return circle_id, token
+
+
+def _game(index: int, data: dict[str, Any]) -> Backup:
+    """One game of the file, checked and replayed; its problems name ``games.<index>``."""
+    try:
+        return parse_backup(data)
+    except RulesError as error:
+        raise error.at(f"games.{index}") from None
 
 
 def _check(data: object) -> list[tuple[list[int], dict[str, Any]]]:

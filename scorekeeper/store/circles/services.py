@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.game import Game
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games
 from scorekeeper.store.cache import LRUCache
@@ -48,6 +49,7 @@ from scorekeeper.store.circles.hooks import (
     refresh_ratings,
 )
 from scorekeeper.store.circles.input import (
+    MEMBERS_MAX,
     clean_circle_name,
     clean_colour,
     clean_emoji,
@@ -145,6 +147,11 @@ class CircleData:
 
     def member_named(self, name: str) -> MemberRow | None:
         return next((m for m in self.members if name_key(m.name) == name_key(name)), None)
+
+    @property
+    def keys(self) -> set[str]:
+        """The members' names as the circle compares them (:func:`.input.name_key`)."""
+        return {name_key(m.name) for m in self.members}
 
     @property
     def names(self) -> dict[int, str]:
@@ -474,27 +481,39 @@ def create_circle(
     """A new circle with its first members, and its edit token (shown this once)."""
     clean_name = clean_circle_name(name)
     names = clean_member_names(members)
-    token, circle_id, now = new_edit_token(), new_circle_id(), utcnow()
     with write_transaction() as session:
-        connection = session.connection()
-        connection.execute(
-            insert(CIRCLES),
-            {
-                "id": circle_id,
-                "name": clean_name,
-                "edit_token_hash": hash_token(token),
-                "ratings": bool(ratings),
-                "rules": (rules or RuleSet()).to_dict(),
-                "version": 1,
-                "created_at": now,
-                "updated_at": now,
-            },
+        circle_id, token, _ids = insert_circle(
+            session.connection(), clean_name, names, ratings, rules or RuleSet()
         )
-        _add_members(connection, circle_id, names)
     return load_circle(circle_id), token
 
 
+def insert_circle(
+    connection: Connection, name: str, names: Sequence[str], ratings: bool, rules: RuleSet
+) -> tuple[str, str, list[int]]:
+    """Write a new circle and its members (checked already) in the caller's transaction:
+    (its id, its edit token, its members' ids in the order of ``names``)."""
+    token, circle_id, now = new_edit_token(), new_circle_id(), utcnow()
+    connection.execute(
+        insert(CIRCLES),
+        {
+            "id": circle_id,
+            "name": name,
+            "edit_token_hash": hash_token(token),
+            "ratings": bool(ratings),
+            "rules": rules.to_dict(),
+            "version": 1,
+            "created_at": now,
+            "updated_at": now,
+        },
+    )
+    return circle_id, token, _add_members(connection, circle_id, names)
+
+
 def _add_members(connection: Connection, circle_id: str, names: Sequence[str]) -> list[int]:
+    """Every new member of a circle comes through here, within the cap (:func:`check_room`)."""
+    if names:
+        check_room(connection, circle_id, len(names))
     now = utcnow()
     ids = []
     for name in names:
@@ -507,6 +526,37 @@ def _add_members(connection: Connection, circle_id: str, names: Sequence[str]) -
         assert key is not None
         ids.append(int(key[0]))
     return ids
+
+
+def check_room(connection: Connection, circle_id: str, adding: int) -> None:
+    """Refuse (422, nothing written) ``adding`` new members the circle has no room for.
+
+    The circle's row is locked first (PostgreSQL; SQLite's writers already take
+    turns), so that two writers cannot both take its last place.
+    """
+    _lock(connection, circle_id)
+    count = connection.execute(
+        select(func.count()).select_from(MEMBERS).where(MEMBERS.c.circle_id == circle_id)
+    ).scalar_one()
+    _refuse_beyond_cap(count, adding)
+
+
+def _lock(connection: Connection, circle_id: str) -> None:
+    """Lock the circle's row until the transaction ends (PostgreSQL; a no-op on SQLite)."""
+    connection.execute(select(CIRCLES.c.id).where(CIRCLES.c.id == circle_id).with_for_update())
+
+
+def check_room_for(circle: CircleData, names: Sequence[str]) -> None:
+    """Refuse (422) players whose new names would take the circle past its member cap:
+    a club night is refused when it is held, not half way through a draw."""
+    _refuse_beyond_cap(len(circle.members), len({name_key(n) for n in names} - circle.keys))
+
+
+def _refuse_beyond_cap(count: int, adding: int) -> None:
+    if count + adding > MEMBERS_MAX:
+        raise CircleRefusal.one(
+            "members_full", "members", count=count, adding=adding, max=MEMBERS_MAX
+        )
 
 
 def replace_edit_token(circle_id: str) -> str:
@@ -544,17 +594,23 @@ def add_member(
 
 def update_member(circle_id: str, member_id: int, colour: object, emoji: object) -> MemberRow:
     """A member's colour and emoji (None removes them)."""
-    extra = {"colour": clean_colour(colour), "emoji": clean_emoji(emoji)}
+    colour, emoji = clean_colour(colour), clean_emoji(emoji)
     load_circle(circle_id).member(member_id)
     with write_transaction() as session:
-        connection = session.connection()
-        connection.execute(
-            update(MEMBERS)
-            .where(MEMBERS.c.id == member_id, MEMBERS.c.circle_id == circle_id)
-            .values(**extra)
-        )
-        bump_version(connection, circle_id)
+        set_looks(session.connection(), circle_id, member_id, colour, emoji)
     return load_circle(circle_id).member(member_id)
+
+
+def set_looks(
+    connection: Connection, circle_id: str, member_id: int, colour: str | None, emoji: str | None
+) -> None:
+    """Write a member's colour and emoji (checked already) in the caller's transaction."""
+    connection.execute(
+        update(MEMBERS)
+        .where(MEMBERS.c.id == member_id, MEMBERS.c.circle_id == circle_id)
+        .values(colour=colour, emoji=emoji)
+    )
+    bump_version(connection, circle_id)
 
 
 def set_ratings(circle_id: str, enabled: bool) -> None:
@@ -573,14 +629,13 @@ def start_game(
     circle_id: str, players: object, first_king: int, rules: RuleSet
 ) -> tuple[LoadedGame, str]:
     """A new game of the circle: ``players`` are members' names (a new name becomes a new
-    member). Returns the game and its own edit token, as for any game."""
+    member). Returns the game and its own edit token, as for any game. The game and its
+    link are written in one transaction: a refused link (a full circle) leaves no game."""
     circle = load_circle(circle_id)
-    loaded, token = games.create_game(
-        players if isinstance(players, list) else [], first_king, rules
-    )
-    choices = [_member_choice(circle, name) for name in loaded.players]
-    link_game(circle_id, loaded, choices)
-    return loaded, token
+    new = games.new_game_rows(players if isinstance(players, list) else [], first_king, rules)
+    choices = [_member_choice(circle, name) for name in new.loaded.players]
+    link_game(circle_id, new.loaded, choices, new)
+    return new.loaded, new.token
 
 
 def _member_choice(circle: CircleData, name: str) -> int | None:
@@ -598,8 +653,14 @@ def attach_game(circle_id: str, game_id: str, choices: Sequence[int | None]) -> 
     return loaded
 
 
-def link_game(circle_id: str, loaded: LoadedGame, choices: Sequence[int | None]) -> None:
-    """Link ``loaded`` to the circle, seat by seat, in one transaction."""
+def link_game(
+    circle_id: str,
+    loaded: LoadedGame,
+    choices: Sequence[int | None],
+    new: games.NewGameRows | None = None,
+) -> None:
+    """Link ``loaded`` to the circle, seat by seat, in one transaction (which first
+    inserts the game itself when it is ``new``)."""
     circle = load_circle(circle_id)
     known = {m.id for m in circle.members}
     problems = [
@@ -611,6 +672,8 @@ def link_game(circle_id: str, loaded: LoadedGame, choices: Sequence[int | None])
         raise CircleRefusal(problems)
     try:
         with write_transaction() as session:
+            if new is not None:
+                new.insert(session)
             connection = session.connection()
             linked = connection.execute(
                 select(LINKS.c.circle_id).where(LINKS.c.game_id == loaded.id)
@@ -618,7 +681,7 @@ def link_game(circle_id: str, loaded: LoadedGame, choices: Sequence[int | None])
             if linked is not None:
                 raise CircleRefusal.one("game_in_circle", "game", same=linked[0] == circle_id)
             members = _resolve(connection, circle, loaded.players, choices)
-            _insert_link(connection, circle_id, loaded, members)
+            insert_link(connection, circle_id, loaded.id, loaded.created_at, loaded.game, members)
     except IntegrityError:
         raise CircleRefusal.one("game_in_circle", "game", same=False) from None
 
@@ -630,30 +693,43 @@ def _resolve(
     (or the member of that name, if the circle has one)."""
     out: list[int] = []
     for name, choice in zip(names, choices, strict=True):
-        if choice is None:
-            existing = circle.member_named(name)
-            choice = existing.id if existing else _add_members(connection, circle.id, [name])[0]
-        out.append(choice)
+        out.append(_member_or_new(connection, circle, name) if choice is None else choice)
     if len(set(out)) != 4:
         raise CircleRefusal.one("member_twice", "members")
     return out
+
+
+def _member_or_new(connection: Connection, circle: CircleData, name: str) -> int:
+    """The member of that name, else a new member.
+
+    ``circle`` was read before this transaction took the circle's row: a writer at the
+    same moment may have added the name since. So a name it lacks is looked up again
+    once the row is locked, rather than added twice (refused by the database).
+    """
+    existing = circle.member_named(name)
+    if existing is not None:
+        return existing.id
+    _lock(connection, circle.id)
+    found = connection.execute(
+        select(MEMBERS.c.id).where(
+            MEMBERS.c.circle_id == circle.id, MEMBERS.c.name_key == name_key(name)
+        )
+    ).scalar_one_or_none()
+    return int(found) if found is not None else _add_members(connection, circle.id, [name])[0]
 
 
 def link_new_game(connection: Connection, circle_id: str, loaded: LoadedGame) -> None:
     """Link a game created in the caller's transaction (a club night's table) to the
     circle: each seat is the member of that name, or a new member."""
     circle = load_circle(circle_id)
-    _insert_link(
-        connection, circle_id, loaded, _resolve(connection, circle, loaded.players, [None] * 4)
-    )
+    members = _resolve(connection, circle, loaded.players, [None] * 4)
+    insert_link(connection, circle_id, loaded.id, loaded.created_at, loaded.game, members)
 
 
 def relink_seat(connection: Connection, circle_id: str, game_id: str, seat: int, name: str) -> None:
     """A club night's substitute took ``seat`` of an unfinished table: the seat is now the
     member of that name (or a new member)."""
-    circle = load_circle(circle_id)
-    existing = circle.member_named(name)
-    member = existing.id if existing else _add_members(connection, circle_id, [name])[0]
+    member = _member_or_new(connection, load_circle(circle_id), name)
     bump_version(connection, circle_id)
     connection.execute(
         update(SEATS)
@@ -669,27 +745,34 @@ def unlink_unplayed_game(connection: Connection, circle_id: str, game_id: str) -
     connection.execute(delete(LINKS).where(LINKS.c.game_id == game_id))
 
 
-def _insert_link(
-    connection: Connection, circle_id: str, loaded: LoadedGame, members: Sequence[int]
+def insert_link(
+    connection: Connection,
+    circle_id: str,
+    game_id: str,
+    played_at: datetime,
+    game: Game,
+    members: Sequence[int],
 ) -> None:
+    """Link a game to the circle in the caller's transaction: ``members[s]`` sat at seat
+    ``s``; a finished game moves its members' sums and the ratings."""
     bump_version(connection, circle_id)
-    facts = game_facts(loaded.game)
+    facts = game_facts(game)
     connection.execute(
         insert(LINKS),
         {
-            "game_id": loaded.id,
+            "game_id": game_id,
             "circle_id": circle_id,
-            "played_at": loaded.created_at,
-            "finished": loaded.game.finished,
+            "played_at": played_at,
+            "finished": game.finished,
             "facts": facts,
         },
     )
     connection.execute(
         insert(SEATS),
-        [{"game_id": loaded.id, "seat": s, "member_id": m} for s, m in enumerate(members)],
+        [{"game_id": game_id, "seat": s, "member_id": m} for s, m in enumerate(members)],
     )
-    if loaded.game.finished:
-        move_shares(connection, loaded.id, False, facts)
+    if game.finished:
+        move_shares(connection, game_id, False, facts)
         refresh_ratings(connection, circle_id)
 
 

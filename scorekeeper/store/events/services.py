@@ -63,12 +63,6 @@ class EventNotFound(LookupError):
 # --- the circle seam -------------------------------------------------------------------------
 
 
-def circle_member_names(circle_id: str) -> list[str]:
-    """The names of a circle's members, for an event held for that circle (404 when no
-    circle has this id)."""
-    return [member.name for member in circles.load_circle(circle_id).members]
-
-
 def _link_to_circle(session: Any, circle_id: str, loaded: games.LoadedGame) -> None:
     """A table's game joins the event's circle, its players matched to members by name."""
     circles.link_new_game(session.connection(), circle_id, loaded)
@@ -434,8 +428,9 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
     """A new event and its director's token, shown this once and stored hashed."""
     players = new.players
     if new.circle is not None:
-        members = circle_member_names(new.circle)
-        players = players or clean_event_players(members)
+        circle = circles.load_circle(new.circle)
+        circles.check_room_for(circle, players)
+        players = players or clean_event_players([m.name for m in circle.members])
     token, event_id = new_edit_token(), new_game_id()
     row = {
         "id": event_id,

@@ -1,5 +1,5 @@
 """The API's checks without a game (API.md ``POST /api/v1/check/<kind>``), and reading
-a request's JSON body and its bearer token.
+a request's JSON body, an uploaded JSON file and a bearer token.
 
 A claim (``check/claim``) is searched outside the request thread, in the claim
 pool, within its limits (a 429 or 503 beyond them).
@@ -11,6 +11,7 @@ path (:mod:`scorekeeper.web.errors`), in the request's language (``?lang=``, the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -75,7 +76,21 @@ def json_body() -> dict[str, Any]:
 
 
 MAX_NESTING = 32
-"""Levels of lists and objects a request may nest (the deepest one the API reads has 4)."""
+"""Levels of lists and objects a request may nest (the deepest one the API reads has 4;
+a circle's backup file, 10)."""
+
+
+def json_file(raw: bytes) -> object:
+    """An uploaded file's JSON (a backup); :class:`ValueError` when it is not JSON in UTF-8,
+    or nests deeper than :data:`MAX_NESTING` (too deep for the decoder, or for the checks
+    that walk it, is refused like any file that is not a backup: never a crash)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ValueError("not JSON in UTF-8") from None
+    if nesting(data) > MAX_NESTING:
+        raise ValueError("nested too deeply")
+    return data
 
 
 def nesting(data: object) -> int:

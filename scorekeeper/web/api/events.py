@@ -5,6 +5,8 @@ Thin, like :mod:`scorekeeper.web.api.games`: parse, call
 error path. Reads are open to whoever knows the event's id; the director's
 writes need ``Authorization: Bearer <director token>``. A table's edit token
 edits only its own game (through the games endpoints), never the event.
+Holding a night for a circle needs the circle's edit token (its id, the
+circle's view link, gives no right to write into it).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import bearer_token, json_body, require_bearer
 from scorekeeper.web.api.games import _if_match, _with_etag
+from scorekeeper.web.circles.access import require_circle_token
 from scorekeeper.web.events.present import event_json
 
 bp = Blueprint("api_events", __name__)
@@ -46,8 +49,14 @@ def event_response(event: services.EventView, status: int = 200, **extra: Any) -
 
 @bp.post("/events")
 def create_event() -> Response:
-    """201 with the event's id, its director's token (shown only now) and the event."""
+    """201 with the event's id, its director's token (shown only now) and the event.
+
+    A night held for a circle (``"circle"``) writes into the circle (its tables'
+    games, new members): it needs the circle's edit token as the bearer token
+    (401 without, 403 with another; nothing is written)."""
     new = parse_new_event_body(json_body())
+    if new.circle is not None:
+        require_circle_token(new.circle)
     event, token = services.create_event(new)
     response = event_response(event, 201, id=event.id, director_token=token)
     response.headers["Location"] = f"{request.script_root}/api/v1/events/{event.id}"

@@ -22,6 +22,7 @@ from scorekeeper.store.snapshot import GameNotFound
 from scorekeeper.text.locale import format_number, ngettext
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problems
+from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.helpers import NOT_FOUND
 from scorekeeper.web.sharing.access import grant_owner
@@ -87,8 +88,8 @@ def _read(form: ImportForm) -> tuple[object, str | None]:
     if upload is None or not getattr(upload, "filename", ""):
         return None, str(NO_FILE)
     try:
-        return json.loads(upload.read().decode("utf-8")), None
-    except (UnicodeDecodeError, ValueError, RecursionError):  # nested too deep: not ours either
+        return json_file(upload.read()), None
+    except ValueError:
         return None, str(NOT_JSON)
 
 

@@ -26,6 +26,7 @@ from scorekeeper.store.circles.stats import running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
+from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import access, charts
 from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's route)
@@ -213,15 +214,9 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
     """Attach an existing game: pick it (or paste its edit link), then confirm each name."""
     data = services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
-    problems: list[str] = []
-    game_id = request.values.get("game", "")
-    link = JOIN_LINK.search(request.values.get("link", ""))
-    if link and games.token_matches(link.group(1), link.group(2)):
-        game_id = link.group(1)
-    elif request.values.get("link"):
-        problems.append(words.refusal("game_link", {}))
+    game_id, problems = _game_to_attach()
     loaded = None
-    if game_id and (can_edit(game_id) or link):
+    if game_id and not problems:
         try:
             loaded = games.load_game(game_id)
         except games.GameNotFound:
@@ -247,6 +242,19 @@ def circle_attach(circle_id: str) -> Response | str | tuple[str, int]:
         link=request.values.get("link", ""),
     )
     return (page, 422) if problems else page
+
+
+def _game_to_attach() -> tuple[str, list[str]]:
+    """The game picked (one this browser may edit) or pasted as its edit link, and what is
+    wrong: the circle's rights give none over a game, and a link must hold its token."""
+    game_id = request.values.get("game", "")
+    pasted = request.values.get("link", "")
+    link = JOIN_LINK.search(pasted)
+    if link and games.token_matches(link.group(1), link.group(2)):
+        return link.group(1), []
+    if pasted or (game_id and not can_edit(game_id)):
+        return game_id, [words.refusal("game_link", {})]
+    return game_id, []
 
 
 def _choice(raw: str) -> int | None:
@@ -332,11 +340,11 @@ def circle_restore() -> Response | str | tuple[str, int]:
     if request.method == "POST":
         upload = request.files.get("file")
         try:
-            data = json.loads(upload.read().decode("utf-8")) if upload else None
+            data = json_file(upload.read()) if upload else None
             circle_id, token = circle_backup.import_circle(data)
         except (CircleRefusal, RulesError) as error:
             problems = refusal_sentences(error)
-        except (ValueError, UnicodeError):
+        except ValueError:  # not JSON, or nested too deep
             problems = [words.refusal("backup_circle", {})]
         else:
             access.grant(circle_id, token)

@@ -203,7 +203,7 @@ def test_in_a_circles_club_night_the_substitute_is_the_seats_member_and_a_redraw
     made = client.post(f"{API}/circles", json={"name": "Club", "members": NINE})
     assert made.json is not None
     circle = made.json["id"]
-    event = Event(client, players=[], circle=circle)
+    event = Event(client, made.json["edit_token"], players=[], circle=circle)
     drawn = event.draw()
     first, second = drawn["tables"]
     auth = {"Authorization": f"Bearer {first['edit_token']}"}

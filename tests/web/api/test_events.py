@@ -32,10 +32,12 @@ def kingdom(king: int = 0) -> list[dict[str, Any]]:
 class Event:
     """An event created through the API, with its director's token."""
 
-    def __init__(self, client: FlaskClient, **body: Any) -> None:
+    def __init__(self, client: FlaskClient, circle_token: str | None = None, **body: Any) -> None:
+        """``circle_token``: the circle's edit token, for a night held for a circle."""
         self.client = client
         body = {"name": "Thursday club", "players": EIGHT, "seed": 7, **body}
-        response = client.post(f"{API}/events", json=body)
+        headers = {"Authorization": f"Bearer {circle_token}"} if circle_token else {}
+        response = client.post(f"{API}/events", json=body, headers=headers)
         assert response.status_code == 201, response.json
         assert response.json is not None
         self.created = response.json
@@ -125,7 +127,7 @@ def test_an_event_for_a_circle_seats_its_members_and_its_games_join_the_circle(
     assert made.status_code == 201, made.json
     assert made.json is not None
     circle = made.json["id"]
-    event = Event(client, players=[], circle=circle)
+    event = Event(client, made.json["edit_token"], players=[], circle=circle)
     assert sorted(event.get()["players"]) == sorted(EIGHT)
     tables = event.draw()["tables"]
     linked = client.get(f"{API}/circles/{circle}").json
@@ -140,7 +142,7 @@ def test_an_event_for_a_circle_with_a_new_name_adds_the_member_when_drawn(
     made = client.post(f"{API}/circles", json={"name": "Club", "members": EIGHT[:4]})
     assert made.json is not None
     circle = made.json["id"]
-    Event(client, players=EIGHT[:3] + ["Zein"], circle=circle).draw()
+    Event(client, made.json["edit_token"], players=EIGHT[:3] + ["Zein"], circle=circle).draw()
     members = client.get(f"{API}/circles/{circle}").json
     assert members is not None
     assert {m["name"] for m in members["members"]} == set(EIGHT[:4]) | {"Zein"}
