@@ -19,7 +19,10 @@ worker) and waits for the answer. What the PDF sheets and the claim desk share:
   dies, so a killed worker never keeps a slot): at most ``count`` holders at
   once across every worker of one server.
 - **Children die with their parent.** A child started here watches its parent
-  (:func:`exit_with_parent`) and stops when the worker that started it is gone.
+  (:func:`exit_with_parent`) and stops within half a second of the worker that
+  started it; a worker is killed by the kernel the moment its master dies
+  (:func:`die_with_parent`, armed by gunicorn.conf.py). So a SIGKILL of the
+  master alone leaves neither workers nor searches running.
 - **The tables first.** A child doing long searches runs at a lower priority
   (:func:`lower_priority`): the pages keep their latency while every core searches.
 
@@ -30,11 +33,13 @@ length, the payload. Nothing here imports Flask: the children import it too.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import hashlib
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -179,12 +184,39 @@ def read_frame(stream: BinaryIO) -> tuple[bytes, bytes] | None:
     return head[:1], payload
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when its parent dies."""
+
+
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
+    """Have the kernel send ``sig`` to this process the moment its parent ``parent`` dies
+    (Linux's parent-death signal; gunicorn.conf.py arms it in each worker against the
+    master). False where there is none. A parent already gone by then ends this process
+    at once, since the signal is armed only for a parent still alive.
+
+    The kernel's "parent" is the *thread* that started the process, so this is for a
+    process started by its parent's main thread (a worker forked by the master), not
+    for the children here, which short-lived threads start too (a claim's): those
+    watch their parent instead (:func:`exit_with_parent`).
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+    return armed
+
+
 def exit_with_parent(every: float = 0.5) -> None:
-    """In a child: stop this process as soon as its parent (the web worker) is gone.
+    """In a child: stop this process as soon as its parent (the web worker) is gone,
+    within ``every`` seconds.
 
     A search runs in the main thread and reads its next job only when done, so a
     thread watches the parent: a worker that was killed or recycled leaves no
-    child burning a CPU for the rest of its search.
+    child burning a CPU for the rest of its search. (The kernel's parent-death
+    signal would follow the thread that started the child, not the worker.)
     """
     parent = os.getppid()
 
