@@ -23,7 +23,15 @@ from contextlib import ExitStack, contextmanager
 
 import pytest
 
-from tests.server.serving import Client, Server
+from tests.server.serving import (
+    Client,
+    Server,
+    children_of,
+    long_claim_request,
+    post_request,
+    running,
+    slow_solvers_of,
+)
 
 pytestmark = pytest.mark.served
 
@@ -32,13 +40,6 @@ GUARD_SECONDS = 30.0
 SLOW_BODIES = 24
 SLOW_HEADS = 6
 CLAIMS_ENV = {"CLAIM_SOLVER_MODULE": "tests.server.slow_solver", "CLAIM_SLOTS": "1"}
-CLAIM = {
-    "contracts": ["collections"],
-    "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
-    "leader": 0,
-    "claim": {"seat": 1, "min_score": 0},
-    "time_limit": 60,
-}
 
 
 def port_of(server: Server) -> int:
@@ -55,14 +56,6 @@ def half_sent(server: Server, count: int, head: bytes) -> Iterator[list[socket.s
             sock.sendall(head)
             socks.append(sock)
         yield socks
-
-
-def post_head(path: str, length: int, start: bytes) -> bytes:
-    """A POST's head and the first bytes of a body of ``length``."""
-    return (
-        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {length}\r\n\r\n"
-    ).encode() + start
 
 
 def answer_of(sock: socket.socket) -> bytes:
@@ -82,7 +75,7 @@ def test_slow_bodies_get_408_and_the_pages_still_answer(
 ) -> None:
     server = serve(database_url, workers=2, threads=4, env={"BODY_TIMEOUT": "5"})
     game_id, _token, _state = server.client().new_game()
-    bodies = half_sent(server, SLOW_BODIES, post_head("/api/v1/games", 200, b'{"players": ['))
+    bodies = half_sent(server, SLOW_BODIES, post_request("/api/v1/games", 200, b'{"players": ['))
     heads = half_sent(server, SLOW_HEADS, b"GET /help HTTP/1.1\r\nHost: 127.")
     with bodies as slow, heads as slower:
         time.sleep(0.5)  # every one of them is on a thread of its worker by now
@@ -98,27 +91,6 @@ def test_slow_bodies_get_408_and_the_pages_still_answer(
     assert cut == [b""] * SLOW_HEADS  # a head past its deadline: closed, unanswered
 
 
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie waiting for its new parent to reap it does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
-
-
 def _wait_until(check: Callable[[], bool], what: str) -> None:
     deadline = time.monotonic() + GUARD_SECONDS
     while not check():
@@ -127,34 +99,22 @@ def _wait_until(check: Callable[[], bool], what: str) -> None:
         time.sleep(0.1)
 
 
-def _solver_of(workers: list[int]) -> list[int]:
-    """The slow solver processes the workers started."""
-    found = []
-    for worker in workers:
-        for child in _children(worker):
-            with open(f"/proc/{child}/cmdline", "rb") as cmd:
-                if b"slow_solver" in cmd.read():
-                    found.append(child)
-    return found
-
-
 def test_a_killed_master_leaves_no_worker_and_no_search(
     database_url: str, serve: Callable[..., Server]
 ) -> None:
     server = serve(database_url, workers=2, threads=4, env=CLAIMS_ENV)
-    workers = _children(server.process.pid)
-    assert len(workers) == 2
-    data = json.dumps(CLAIM).encode()
+    _wait_until(lambda: len(children_of(server.process.pid)) == 2, "both workers forked")
+    workers = children_of(server.process.pid)
     claim = socket.create_connection(("127.0.0.1", port_of(server)))
-    claim.sendall(post_head("/api/v1/check/claim", len(data), data))  # and it waits
+    claim.sendall(long_claim_request())  # and it waits
     try:
         searches: list[int] = []
-        _wait_until(lambda: bool(searches.extend(_solver_of(workers)) or searches), "a search")
+        _wait_until(lambda: bool(searches.extend(slow_solvers_of(workers)) or searches), "a search")
         os.kill(server.process.pid, signal.SIGKILL)  # the master alone
         server.process.wait(GUARD_SECONDS)
         # The claim's client is still there: only their master's death can stop them.
-        _wait_until(lambda: not any(map(_alive, workers)), f"the workers {workers} end")
-        _wait_until(lambda: not any(map(_alive, searches)), f"the search {searches} ends")
+        _wait_until(lambda: not any(map(running, workers)), f"the workers {workers} end")
+        _wait_until(lambda: not any(map(running, searches)), f"the search {searches} ends")
     finally:
         claim.close()
 
@@ -168,7 +128,7 @@ def test_a_body_on_its_way_holds_no_work_slot(
     data = json.dumps({"players": ["Rana", "Sami", "Omar", "Lina"]}).encode()
     sock = socket.create_connection(("127.0.0.1", port_of(server)))
     with sock:
-        sock.sendall(post_head("/api/v1/games", len(data), data[:10]))
+        sock.sendall(post_request("/api/v1/games", len(data), data[:10]))
         done = threading.Event()
         page = threading.Thread(
             target=lambda: (server.client().call("GET", "/help"), done.set()), daemon=True
