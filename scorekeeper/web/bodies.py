@@ -27,10 +27,14 @@ and the streams always find a thread. Requests without a body (the pages, the
 polls, the streams) go straight to the slots; a stream holds its slot only
 while it starts, its events are sent after the app has returned.
 
-The chosen order was measured against the alternatives (benchmarks/abuse.py,
-benchmarks/README.md): more request threads alone only raise the number of
-slow bodies it takes to stall the tables, and a proxy that buffers bodies
-(nginx's default) protects only the servers that have one.
+Why this design (benchmarks/abuse.py measures it; its figures are in
+benchmarks/README.md: with 40 half-sent bodies held, no page answered in 30 s
+before, and the pages answer as without them now): more work threads alone
+would only raise the number of slow bodies it takes to stall the tables, each
+thread wanting a database connection; a proxy that buffers bodies (nginx's
+default) protects only the servers that have one; an asynchronous server
+would be a rewrite. A cheap thread waiting on the network keeps the app
+synchronous and its database pool as it was.
 """
 
 from __future__ import annotations
