@@ -43,6 +43,7 @@ import contextlib
 import html
 import io
 import json
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterable
@@ -97,8 +98,8 @@ def connection_threads() -> int:
 
 def work_threads() -> int:
     """The requests a gunicorn worker runs at once (``GUNICORN_THREADS``, default 4)."""
-    raw = workers.settings_from_env({"GUNICORN_THREADS": int}, {})
-    return int(raw.get("GUNICORN_THREADS", DEFAULT_WORK_THREADS))
+    raw = os.environ.get("GUNICORN_THREADS", "").strip()  # as gunicorn.conf.py reads it
+    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_WORK_THREADS
 
 
 class Refused(Exception):
