@@ -6,10 +6,15 @@ which wins over this file):
 - ``GUNICORN_BIND`` (or ``HOST`` + ``PORT``): where to listen; default
   ``127.0.0.1:8000``, behind a reverse proxy that terminates HTTPS.
 - ``WEB_CONCURRENCY``: worker processes; default ``2 × cores + 1``, at most 8.
-- ``GUNICORN_THREADS``: request threads per worker (default 4); ``GUNICORN_TIMEOUT``
-  (default 30 s).
+- ``GUNICORN_THREADS``: requests a worker runs at once, its *work slots* (default
+  4); ``GUNICORN_TIMEOUT`` (default 30 s).
 - ``LIVE_STREAMS``: event streams per worker (default 300; 0: pages poll instead),
   each on a thread of its own added to the request threads.
+- ``CONNECTION_THREADS``: threads per worker for connections that wait on the
+  network (default 64): a request's head and body arrive there, holding no work
+  slot (:mod:`scorekeeper.web.bodies`).
+- ``BODY_TIMEOUT``: seconds a request's head, and then its body, may take to
+  arrive (default 10); a late body is answered 408, a late head is cut off.
 - ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off). No
   line ever holds an edit token: query strings are left out, and the edit link's
   path is logged as ``/games/<id>/join/…`` (:class:`RedactingLogger`).
@@ -19,7 +24,21 @@ which wins over this file):
 
 The app is loaded once in the master (``preload_app``) and forked, which
 saves memory and fails fast on a configuration error; database connections
-are never shared across the fork (:func:`post_fork`).
+are never shared across the fork (:func:`post_fork`). A worker dies the
+moment its master does (Linux's parent-death signal, :func:`post_fork`), and
+its PDF and claim processes within half a second of it: a killed master
+leaves nothing running, holding the port or a CPU.
+
+gunicorn's own limits say what the app says:
+
+- a request's head: its line at most 4,094 bytes (``limit_request_line``; every
+  address the app makes is far shorter), at most 100 header fields of at most
+  8,190 bytes each (gunicorn's defaults, written out so that they stay);
+- its head and its body each within ``BODY_TIMEOUT`` (the worker class
+  :class:`scorekeeper.web.gthread.ThreadWorker` times the head, the app the
+  body); its body at most ``MAX_CONTENT_LENGTH`` (256 KiB, a 413 past it);
+- a kept-alive connection idle at most ``keepalive`` (5 s); a new one that
+  sends nothing waits 5 s on a thread, then without one until ``keepalive``.
 """
 
 from __future__ import annotations
@@ -67,7 +86,8 @@ bind = os.environ.get("GUNICORN_BIND") or (
     f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 )
 workers = _int_env("WEB_CONCURRENCY", default_workers())
-worker_class = "gthread"
+# gthread, with a deadline for each request's head (slowloris).
+worker_class = "scorekeeper.web.gthread.ThreadWorker"
 
 
 def stream_threads() -> int:
@@ -78,8 +98,19 @@ def stream_threads() -> int:
     return streams_per_worker()
 
 
-threads = _int_env("GUNICORN_THREADS", 4) + stream_threads()
+def connection_threads() -> int:
+    """Threads each worker keeps for connections whose head or body is on its way
+    (``CONNECTION_THREADS``): a waiting connection holds a thread, no work slot."""
+    from scorekeeper.web.bodies import connection_threads
+
+    return connection_threads()
+
+
+threads = _int_env("GUNICORN_THREADS", 4) + stream_threads() + connection_threads()
 timeout = _int_env("GUNICORN_TIMEOUT", 30)
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
 graceful_timeout = 30
 keepalive = 5
 # Recycle workers now and then (with jitter, so they do not all restart at once).
@@ -104,10 +135,19 @@ control_socket_disable = not control_socket
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Each worker opens its own database connections (none inherited from the master)
-    and starts its own PDF render process, which warms up while the worker serves."""
+    """Each worker dies with its master, opens its own database connections (none
+    inherited from the master) and starts its own PDF render process, which warms up
+    while the worker serves.
+
+    Without the parent-death signal a worker whose master was killed noticed it
+    within a second, but then stopped gracefully: up to ``graceful_timeout`` while
+    its streams ran on, its children searching and the port held.
+    """
     from scorekeeper.extensions import db
     from scorekeeper.web.sheets.renderer import RENDERER
+    from scorekeeper.web.workers import die_with_parent
+
+    die_with_parent(worker.ppid)
 
     app = worker.app.wsgi()  # loaded once in the master (preload_app)
     with app.app_context():

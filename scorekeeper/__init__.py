@@ -67,12 +67,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper.web import hardening, limits, streams, unchanged
+    from scorekeeper.web import bodies, hardening, limits, streams, unchanged
 
     hardening.init_app(app)
     limits.init_app(app)
     unchanged.init_app(app)  # unchanged polls answered 304 before the app runs
-    streams.init_app(app)  # the stream threads never serve other requests
+    streams.init_app(app)
+    bodies.init_app(app)  # outermost: the body first, then a work slot
 
 
 def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +81,7 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper.web import hardening, streams
+    from scorekeeper.web import bodies, hardening, streams
     from scorekeeper.web.disputes import pool
     from scorekeeper.web.sheets import renderer
 
@@ -89,6 +90,7 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
     defaults.update(renderer.config_from_env(overrides))
     defaults.update(pool.config_from_env(overrides))
     defaults.update(streams.config_from_env(overrides))
+    defaults.update(bodies.config_from_env(overrides))
     if "SECRET_KEY" not in overrides:
         defaults["SECRET_KEY"] = os.environ.get("SECRET_KEY") or load_or_create_secret(
             instance / "secret_key"

@@ -18,20 +18,20 @@ gunicorn.conf.py gives every worker :data:`DEFAULT_STREAMS` threads for streams
 on top of its request threads, and each worker lets at most that many
 streams open at once: a stream beyond them is answered 503 at once, and the page
 polls instead (static/live.js), so streams can never take the threads the
-other requests need. Nor can the other requests take the stream threads:
-:class:`RequestSlots` lets a worker run only as many of them at once as it
-has request threads, as before streams (its database pool is sized for them).
+other requests need. Nor can the other requests take the stream threads: the
+work slots (:class:`scorekeeper.web.bodies.BodyFirst`) let a worker run only as
+many of them at once as it has request threads, as before streams (its
+database pool is sized for them); a stream holds its slot only while it starts.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import select
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask, Response, current_app, request
@@ -147,33 +147,8 @@ def close_streams() -> None:
     version_watch.close_all()
 
 
-WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
-
-
-class RequestSlots:
-    """At most ``GUNICORN_THREADS`` requests of a worker run at once, as before the stream
-    threads were added: those threads must not serve other requests meanwhile, each of
-    which would want one of the database connections sized for the request threads. A
-    stream holds a slot only while it starts (its events are sent after the app returns)."""
-
-    def __init__(self, wsgi: WSGIApp, size: int) -> None:
-        self.wsgi = wsgi
-        self._slots = threading.BoundedSemaphore(max(1, size))
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        with self._slots:
-            return self.wsgi(environ, start_response)
-
-
-def request_threads() -> int:
-    """The request threads of a gunicorn worker (``GUNICORN_THREADS``, default 4)."""
-    raw = os.environ.get("GUNICORN_THREADS", "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else 4
-
-
 def init_app(app: Flask) -> None:
-    """The worker's stream slots, and its request slots around the whole app; both made
-    in the master (preload) and free there, so each worker forks its own."""
+    """The worker's stream slots; made in the master (preload) and free there, so each
+    worker forks its own."""
     size = int(app.config.get("LIVE_STREAMS", DEFAULT_STREAMS))
     app.extensions[STREAM_SLOTS] = threading.BoundedSemaphore(max(size, 1))
-    app.wsgi_app = RequestSlots(app.wsgi_app, request_threads())  # type: ignore[method-assign]

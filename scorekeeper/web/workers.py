@@ -18,8 +18,12 @@ worker) and waits for the answer. What the PDF sheets and the claim desk share:
   lock files, locked with ``flock`` (a lock the kernel drops when its process
   dies, so a killed worker never keeps a slot): at most ``count`` holders at
   once across every worker of one server.
-- **Children die with their parent.** A child started here watches its parent
-  (:func:`exit_with_parent`) and stops when the worker that started it is gone.
+- **Children die with their parent.** The kernel kills a child the moment the
+  worker that started it dies, and a worker the moment its master dies (the
+  parent-death signal, :func:`die_with_parent`, armed by each child in
+  :func:`exit_with_parent` and by gunicorn.conf.py in each worker; children are
+  started by one long-lived thread, :func:`spawn`). So a SIGKILL of the master
+  alone leaves neither workers nor searches running.
 - **The tables first.** A child doing long searches runs at a lower priority
   (:func:`lower_priority`): the pages keep their latency while every core searches.
 
@@ -30,11 +34,13 @@ length, the payload. Nothing here imports Flask: the children import it too.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import hashlib
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -42,6 +48,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -179,14 +186,46 @@ def read_frame(stream: BinaryIO) -> tuple[bytes, bytes] | None:
     return head[:1], payload
 
 
+PARENT_VARIABLE = "SCOREKEEPER_PARENT_PID"
+"""The worker's pid, given to its children: one still starting when the worker died
+was already someone else's child when it first asked for its parent."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when its parent dies."""
+
+
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> bool:
+    """Have the kernel send ``sig`` to this process the moment its parent ``parent`` dies
+    (Linux's parent-death signal; gunicorn.conf.py arms it in each worker against the
+    master). False where there is none. A parent already gone by then ends this process
+    at once, since the signal is armed only for a parent still alive.
+
+    The kernel's "parent" is the *thread* that started the process: a worker is
+    forked by the master's main thread, and the children here are all started by
+    one thread of their worker (:func:`spawn`).
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+    return armed
+
+
 def exit_with_parent(every: float = 0.5) -> None:
     """In a child: stop this process as soon as its parent (the web worker) is gone.
 
     A search runs in the main thread and reads its next job only when done, so a
-    thread watches the parent: a worker that was killed or recycled leaves no
-    child burning a CPU for the rest of its search.
+    worker that was killed or recycled must not leave it burning a CPU for the
+    rest of its search. The kernel kills the child the moment its worker dies
+    (:func:`die_with_parent`); where it cannot, a thread watches the parent every
+    ``every`` seconds. The watch alone was not enough: a search runs at the idle
+    priority (:func:`lower_priority`), and on a busy machine its watch waited
+    for a CPU for longer than 30 s.
     """
-    parent = os.getppid()
+    parent = int(os.environ.get(PARENT_VARIABLE) or os.getppid())
+    die_with_parent(parent)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -236,18 +275,44 @@ def lower_priority(niceness: int = NICENESS) -> None:
 # --- children --------------------------------------------------------------------------------
 
 
+_spawner: tuple[int, ThreadPoolExecutor] | None = None
+_spawner_lock = threading.Lock()
+
+
+def spawn(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen(command, **options)``, started by this process's spawning thread.
+
+    The kernel's parent-death signal (:func:`die_with_parent`, which a child arms)
+    follows the *thread* that started the child: a claim's thread that ends would
+    kill the solver it started and left idle for the next claim. One thread that
+    lives as long as this process starts every child, so the signal comes when the
+    worker dies, and only then. Made anew in a forked process (checked by pid).
+    """
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None or _spawner[0] != os.getpid():
+            _spawner = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="spawner"))
+        executor = _spawner[1]
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, **options)
+
+    return executor.submit(start).result()
+
+
 class Child:
     """One child process (``python -m <module>``) and its pipes."""
 
     def __init__(self, module: str) -> None:
         env = {
             **os.environ,
+            PARENT_VARIABLE: str(os.getpid()),
             "PYTHONPATH": os.pathsep.join(
                 filter(None, (str(PROJECT_ROOT), os.environ.get("PYTHONPATH")))
             ),
         }
         self.module = module
-        self.popen = subprocess.Popen(
+        self.popen = spawn(
             [sys.executable, "-m", module],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

@@ -1,10 +1,12 @@
 """A real server: the app under gunicorn (gunicorn.conf.py) on loopback, and its databases.
 
-Shared by the server tests (tests/server/conftest.py) and benchmarks/load_tables.py;
-no pytest here. ``start_server`` runs ``python -m gunicorn -c gunicorn.conf.py
-wsgi:app`` on a free 127.0.0.1 port in its own process group (so that a test can
-kill the master and its workers at once), with rate limits off: all the simulated
-phones share one loopback address.
+Shared by the server tests (tests/server/conftest.py) and the benchmarks
+(load_tables.py, abuse.py); no pytest here. ``start_server`` runs ``python -m
+gunicorn -c gunicorn.conf.py wsgi:app`` on a free 127.0.0.1 port in its own
+process group (so that a test can kill the master and its workers at once),
+with rate limits off: all the simulated phones share one loopback address. The
+helpers at the end look at a server's processes (/proc): its workers, their
+solvers, whether one still runs.
 """
 
 from __future__ import annotations
@@ -33,6 +35,15 @@ from scorekeeper.extensions import db
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
 START_TIMEOUT = 90.0
+LONG_CLAIM = {
+    "contracts": ["collections"],
+    "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
+    "leader": 0,
+    "claim": {"seat": 1, "min_score": 0},
+    "time_limit": 60,
+}
+"""A claim that keeps a search busy for a minute under the tests' slow solver
+(``CLAIM_SOLVER_MODULE=tests.server.slow_solver``)."""
 
 
 def free_port() -> int:
@@ -192,3 +203,54 @@ def fresh_database(admin_url: str, prefix: str = "sk") -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+# --- processes -------------------------------------------------------------------------------
+
+
+def post_request(path: str, length: int, start: bytes) -> bytes:
+    """A JSON POST's head and the first bytes of its body of ``length`` bytes."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    )
+    return head.encode() + start
+
+
+def long_claim_request() -> bytes:
+    """The whole request of :data:`LONG_CLAIM`, to send on a connection kept open."""
+    data = json.dumps(LONG_CLAIM).encode()
+    return post_request("/api/v1/check/claim", len(data), data)
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its new parent to reap it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def slow_solvers_of(workers: list[int]) -> list[int]:
+    """The tests' slow solver processes that ``workers`` started."""
+    found = []
+    for worker in workers:
+        for child in children_of(worker):
+            with contextlib.suppress(OSError), open(f"/proc/{child}/cmdline", "rb") as cmd:
+                if b"slow_solver" in cmd.read():
+                    found.append(child)
+    return found

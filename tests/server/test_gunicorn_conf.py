@@ -17,6 +17,7 @@ VARIABLES = (
     "WEB_CONCURRENCY",
     "GUNICORN_THREADS",
     "LIVE_STREAMS",
+    "CONNECTION_THREADS",
     "GUNICORN_TIMEOUT",
     "GUNICORN_ACCESS_LOG",
     "GUNICORN_CONTROL_SOCKET",
@@ -34,8 +35,10 @@ def settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     conf = settings(monkeypatch)
     assert conf["workers"] == min(2 * multiprocessing.cpu_count() + 1, 8)
-    # 4 request threads, and 300 for event streams
-    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == ("gthread", 304, 30)
+    # 4 work threads, 300 for event streams and 64 for connections on their way
+    worker = "scorekeeper.web.gthread.ThreadWorker"  # gthread, with a deadline for heads
+    assert (conf["worker_class"], conf["threads"], conf["timeout"]) == (worker, 368, 30)
+    assert (conf["limit_request_line"], conf["limit_request_fields"]) == (4094, 100)
     assert conf["bind"] == "127.0.0.1:8000" and conf["preload_app"] is True
     assert conf["accesslog"] == "-" and "%(U)s" in conf["access_log_format"]
     assert "%(r)s" not in conf["access_log_format"]  # no query strings (tokens) in logs
@@ -52,8 +55,9 @@ def test_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
         GUNICORN_ACCESS_LOG="",
     )
     assert conf["bind"] == "0.0.0.0:9000"
-    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 308, None)
-    assert settings(monkeypatch, GUNICORN_THREADS="8", LIVE_STREAMS="0")["threads"] == 8
+    assert (conf["workers"], conf["threads"], conf["accesslog"]) == (3, 372, None)
+    quiet = settings(monkeypatch, GUNICORN_THREADS="8", LIVE_STREAMS="0", CONNECTION_THREADS="8")
+    assert quiet["threads"] == 16
     assert settings(monkeypatch, GUNICORN_BIND="unix:/run/sk.sock")["bind"] == "unix:/run/sk.sock"
     assert settings(monkeypatch, WEB_CONCURRENCY="lots")["workers"] >= 1  # ignored, default
 

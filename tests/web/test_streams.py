@@ -1,6 +1,6 @@
-"""Request slots and stream slots (scorekeeper/web/streams.py): the threads gunicorn adds
-for event streams never run more ordinary requests at once than the request threads;
-a stream holds a request slot only while it starts."""
+"""Work slots (scorekeeper/web/bodies.py) and stream slots (scorekeeper/web/streams.py): the
+threads gunicorn adds for event streams never run more ordinary requests at once than the
+request threads; a stream holds a work slot only while it starts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.web.streams import RequestSlots, _Stream
+from scorekeeper.web.bodies import BodyFirst
+from scorekeeper.web.streams import _Stream
 
 
 class Counting:
@@ -35,7 +36,7 @@ class Counting:
 
 def test_no_more_requests_run_at_once_than_the_request_threads() -> None:
     app = Counting()
-    slots = RequestSlots(app, 2)
+    slots = BodyFirst(app, 2)
     threads = [threading.Thread(target=slots, args=({}, lambda *a: None)) for _ in range(8)]
     for thread in threads:
         thread.start()
@@ -45,7 +46,7 @@ def test_no_more_requests_run_at_once_than_the_request_threads() -> None:
 
 
 def test_a_stream_gives_its_slot_back_before_its_events() -> None:
-    slots = RequestSlots(lambda environ, start: _events(), 1)
+    slots = BodyFirst(lambda environ, start: _events(), 1)
     stream = slots({}, lambda *a: None)
     finished = threading.Event()
     other = threading.Thread(target=lambda: (slots({}, lambda *a: None), finished.set()))

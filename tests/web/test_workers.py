@@ -123,6 +123,26 @@ def test_a_child_stops_when_its_parent_dies() -> None:
     assert not _running(child_pid)
 
 
+def test_a_child_outlives_the_thread_that_started_it() -> None:
+    """The kernel's parent-death signal follows the thread that started a process: a claim's
+    thread that ends must not take the solver it left idle with it."""
+    started: list[workers.Child] = []
+
+    def start_and_ask() -> None:
+        child = workers.Child(SLOW)
+        started.append(child)
+        child.call(b"J", b'{"time_limit": 0.1}', time.monotonic() + 60)  # it is armed now
+
+    thread = threading.Thread(target=start_and_ask)
+    thread.start()
+    thread.join()
+    try:
+        time.sleep(1)
+        assert _running(started[0].pid)
+    finally:
+        started[0].kill()
+
+
 def _running(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
