@@ -12,8 +12,9 @@
   422, or 409 for a conflict; pages that show a form again take its sentences
   from :func:`refusal_sentences`, the API lists them with their codes.
 - **Failures that are not bugs**: a busy or unreachable database, a score
-  sheet that cannot be rendered now (503 with ``Retry-After``), and a claim
-  beyond the claim pool's limits (429 for one address, 503 for the server).
+  sheet that cannot be rendered now (429 for one client, 503 for the server,
+  with ``Retry-After``), and a claim beyond the claim pool's limits (429 for one
+  client or game, 503 for the server).
 - **HTTP errors** (404, 405, 413, 429, CSRF…): a friendly page in the
   request's language, or JSON under ``/api/``.
 
@@ -138,6 +139,10 @@ STREAMS_MESSAGE = _l(
 )
 SHEET_TITLE = _l("The sheet is not ready")
 SHEET_MESSAGES = {
+    "client": _l(
+        "Sheets asked for from this address are being prepared right now. Your game is "
+        "safe; wait for them, then ask for this one again."
+    ),
     "busy": _l(
         "Many score sheets are being prepared right now. Your game is safe; "
         "try the sheet again in a few seconds."
@@ -456,11 +461,13 @@ def database_busy(error: Exception) -> Answer:
 
 
 def sheet_unavailable(error: SheetUnavailable) -> Answer:
-    """503 + ``Retry-After``: no render slot came free in time, or the render was cut off."""
-    log.warning("503 (sheet %s)", error.reason)
+    """429 + ``Retry-After`` when this client's renders are all taken; 503 + ``Retry-After``
+    when no render slot came free in time, or the render was cut off."""
+    status = 429 if error.reason == "client" else 503
+    log.warning("%d (sheet %s)", status, error.reason)
     headers = {"Retry-After": str(SHEET_RETRY_SECONDS), "Cache-Control": "no-store"}
     message = SHEET_MESSAGES.get(error.reason, SHEET_MESSAGES["failed"])
-    return _page(503, SHEET_TITLE, message), 503, headers
+    return _page(status, SHEET_TITLE, message), status, headers
 
 
 def streams_full(_error: StreamsFull) -> Answer:

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,7 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         # Renewed once a day (scorekeeper/web/sharing/access.py), not re-sent with every response.
         "SESSION_REFRESH_EACH_REQUEST": False,
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0") or 0),
+        "PUBLIC_URL": public_url_from_env(),
         "RATELIMIT_ENABLED": env_flag("RATELIMIT_ENABLED", not testing),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "database://",
         "RATELIMIT_WRITES": os.environ.get("RATELIMIT_WRITES") or "60/minute",
@@ -85,6 +87,19 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
     if not testing:
         settings["PROPAGATE_EXCEPTIONS"] = False
     return {key: value for key, value in settings.items() if key not in overrides}
+
+
+def public_url_from_env() -> str:
+    """``PUBLIC_URL`` (``https://trix.example.org``): where the app is reached, for the links
+    and QR codes a PDF prints (never the request's ``Host``); "" prints paths alone.
+
+    Anything but an http(s) address with a host is refused at start-up, naming it.
+    """
+    raw = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+    if raw and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", raw):
+        example = "https://trix.example.org"
+        raise ValueError(f"PUBLIC_URL must be an http(s) address such as {example}, not {raw!r}")
+    return raw
 
 
 def init_app(app: Flask) -> None:

@@ -82,7 +82,7 @@ def test_a4_sheet_of_a_finished_game_is_two_pages_with_numbered_footers(
         assert (round(page.mediabox.width), round(page.mediabox.height)) == A4
         text = page.extract_text()
         assert f"Page {index} of 2" in text
-        assert f"http://localhost/games/{loaded.id}" in text  # the QR code's address, small
+        assert f"/games/{loaded.id}" in text  # the QR code's address, small (PUBLIC_URL unset)
 
 
 def test_the_sheets_are_well_formed_xhtml_for_the_fast_parser(
