@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from flask import Response, jsonify, render_template, request, url_for
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -57,7 +58,7 @@ from scorekeeper.text.messages import translate_error, translate_problems
 from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SECONDS
 from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
-from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
+from scorekeeper.web.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
 from scorekeeper.web.offline import page_writes
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
@@ -353,6 +354,8 @@ def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     """
     if token_refusal_past_limit(exc.code or 500):
         exc = TooManyRequests(str(TOKEN_MESSAGE), retry_after=TOKEN_RETRY_SECONDS)
+    if isinstance(exc, RateLimitExceeded):  # the only Retry-After the limiter gives
+        exc.retry_after = seconds_to_retry(exc)
     code = exc.code or 500
     if code >= 500:
         rollback()
@@ -367,7 +370,9 @@ def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     stock = type(exc).description
     own = exc.description if exc.description != stock and code != 500 else None
     message = own or PAGE_MESSAGES.get(code, OTHER_MESSAGE)
-    return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code
+    retry = getattr(exc, "retry_after", None)
+    headers = {"Retry-After": str(retry)} if isinstance(retry, int) else {}
+    return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code, headers
 
 
 def rules_error(error: RulesError) -> Answer:

@@ -81,7 +81,9 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "database://",
         "RATELIMIT_WRITES": os.environ.get("RATELIMIT_WRITES") or "60/minute",
         "RATELIMIT_TOKEN_CHECKS": os.environ.get("RATELIMIT_TOKEN_CHECKS") or "10/minute",
-        "RATELIMIT_HEADERS_ENABLED": True,
+        # Off: they would put Retry-After on every answer of a limited route and overwrite
+        # the app's own; a limit's 429 says it itself (scorekeeper.web.limits).
+        "RATELIMIT_HEADERS_ENABLED": False,
         "RATELIMIT_SWALLOW_ERRORS": True,  # a broken limits store must not break the game
     }
     if not testing:
