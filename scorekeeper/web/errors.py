@@ -55,7 +55,6 @@ from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error, translate_problems
-from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SECONDS
 from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
 from scorekeeper.web.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
@@ -159,6 +158,10 @@ CLAIM_MESSAGES = {
     "client": _l(
         "Claims sent from this address are already being judged. Nothing was decided; "
         "wait for their answers, then send this claim again."
+    ),
+    "game": _l(
+        "A claim for this game is already being judged. Nothing was decided; "
+        "wait for its answer, then send this claim again."
     ),
     "busy": _l(
         "Every place for judging claims is taken right now. Nothing was decided; "
@@ -483,10 +486,11 @@ def streams_full(_error: StreamsFull) -> Answer:
 
 
 def claim_unavailable(error: ClaimUnavailable) -> Answer:
-    """429 when this address has too many claims, 503 when the server has; ``Retry-After``."""
-    status = 429 if error.reason == "client" else 503
+    """429 when this client or game has a claim in the pool, 503 when the server is full;
+    ``Retry-After`` is the pool's own (when a place should come free)."""
+    status = 429 if error.reason in ("client", "game") else 503
     log.warning("%d (claim %s)", status, error.reason)
-    headers = {"Retry-After": str(CLAIM_RETRY_SECONDS), "Cache-Control": "no-store"}
+    headers = {"Retry-After": str(error.retry_after), "Cache-Control": "no-store"}
     message = str(CLAIM_MESSAGES.get(error.reason, CLAIM_MESSAGES["failed"]))
     if is_api_request():
         body, _status = error_response(status, [error_body(message)])

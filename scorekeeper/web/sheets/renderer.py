@@ -91,11 +91,16 @@ SETTINGS = {
 
 
 def config_from_env(overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """The render settings the environment gives (``PDF_RENDER_TIMEOUT=30``…), as numbers.
+    """The render settings the environment gives (``PDF_RENDER_TIMEOUT=30``…), as numbers,
+    and ``PDF_SLOT_DIR``, the slots' folder (the default is one per server).
 
     A value that is not a positive number is refused at start-up, naming the setting.
     """
-    return workers.settings_from_env(SETTINGS, overrides)
+    settings = workers.settings_from_env(SETTINGS, overrides)
+    folder = os.environ.get("PDF_SLOT_DIR", "").strip()
+    if folder and "PDF_SLOT_DIR" not in overrides:
+        settings["PDF_SLOT_DIR"] = folder
+    return settings
 
 
 def slot_dir_for(*server_settings: str) -> Path:
