@@ -117,14 +117,19 @@ def test_a_queued_claim_waits_for_a_place_then_runs(tmp_path: Path) -> None:
     first.join(30)
 
 
-def test_a_queued_claim_waits_no_longer_than_the_queue_wait(tmp_path: Path) -> None:
+def test_a_queued_claim_waits_no_longer_than_the_queue_wait_and_is_told_when_a_place_frees(
+    tmp_path: Path,
+) -> None:
     bound = limits(tmp_path, slots=1, queue=1, per_client=9, queue_wait=0.3, module=SLOW)
-    first, _ = in_background(slow_claim(2), bound)
+    first, _ = in_background(slow_claim(6), bound)
     wait_until_running(bound, 1)
     with pytest.raises(ClaimUnavailable) as refused:
         pool.judge(SMALL, bound, "b")
     assert refused.value.reason == "busy"
+    # the running search must end within its 6 s and the line's grace: not the pool's 5 s
+    assert 5 < refused.value.retry_after <= 6 + pool.LINE_GRACE
     first.join(30)
+    assert pool.seconds_to_a_place(bound) == pool.RETRY_AFTER_SECONDS  # nothing runs
 
 
 def test_one_client_has_at_most_its_share(tmp_path: Path) -> None:
@@ -236,21 +241,6 @@ def test_one_game_has_one_claim_at_a_time(tmp_path: Path) -> None:
         assert refused.value.reason == "game" and refused.value.retry_after == 5
         pool.admit(bound, "b", game="g2").close()
     pool.admit(bound, "b", game="g1").close()
-
-
-def test_a_claim_that_waited_past_its_queue_time_is_told_when_a_place_frees(
-    tmp_path: Path,
-) -> None:
-    bound = limits(tmp_path, slots=1, queue=1, per_client=9, queue_wait=0.3, module=SLOW)
-    first, _ = in_background(slow_claim(6), bound)
-    wait_until_running(bound, 1)
-    with pytest.raises(ClaimUnavailable) as refused:
-        pool.judge(SMALL, bound, "b")
-    assert refused.value.reason == "busy"
-    # the running search must end within its 6 s and the line's grace: not the pool's 5 s
-    assert 5 < refused.value.retry_after <= 6 + pool.LINE_GRACE
-    first.join(30)
-    assert pool.seconds_to_a_place(bound) == pool.RETRY_AFTER_SECONDS  # nothing runs
 
 
 def test_by_default_three_clients_leave_places_to_the_others(tmp_path: Path) -> None:

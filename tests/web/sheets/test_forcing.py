@@ -13,26 +13,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web import workers
-from scorekeeper.web.sheets import pdf
 from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.renderer import Limits, SheetUnavailable, server_slot
 from tests.web.events.test_pages import create as create_night
 
 Play = Callable[..., object]
-
-
-@pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Counts renders (calls of pdf.html_to_pdf), by paper."""
-    calls: list[str] = []
-    real = pdf.html_to_pdf
-
-    def counting(html: str, paper: str) -> bytes:
-        calls.append(paper)
-        return real(html, paper)
-
-    monkeypatch.setattr(pdf, "html_to_pdf", counting)
-    return calls
 
 
 def test_unknown_language_digits_or_other_parameters_never_make_a_new_render(
