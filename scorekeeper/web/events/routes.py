@@ -315,14 +315,19 @@ def event_cards(event_id: str) -> Response:
         cards = [_card(loaded, table, token) for table in loaded.drawn[number - 1].tables]
         return render_template("events/sheets/cards.html", page=event_page(loaded), cards=cards)
 
-    return _pdf(_night_pdf(loaded, ("cards", number), html), f"tables-round-{number}.pdf")
+    # The cards' QR codes are how the players join, so without PUBLIC_URL they carry the
+    # host the director reached the server by (only the director can ask, so no stranger
+    # can force a render with another host); the host is then part of the key.
+    host = "" if current_app.config.get("PUBLIC_URL") else request.host_url
+    what = ("cards", number, host)
+    return _pdf(_night_pdf(loaded, what, html), f"tables-round-{number}.pdf")
 
 
 def _card(
     event: services.EventView, table: services.EventTableView, token: str
 ) -> dict[str, object]:
     game_token = services.table_token(token, table.game_id)
-    url = pdf.public_url("web.join", game_id=table.game_id, token=game_token)
+    url = pdf.public_url("web.join", own_host=True, game_id=table.game_id, token=game_token)
     return {
         "table": table.number,
         "round": table.round,

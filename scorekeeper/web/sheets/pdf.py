@@ -103,15 +103,18 @@ def render_limits() -> Limits:
     )
 
 
-def public_url(endpoint: str, **values: Any) -> str:
+def public_url(endpoint: str, own_host: bool = False, **values: Any) -> str:
     """A page's address as a PDF prints it: ``PUBLIC_URL`` and the path, or the path alone.
 
     Never from the request's ``Host``: a PDF is kept and served to everyone who asks
     for it, so a forged host must neither make a new one nor leave its address in one.
+    ``own_host``: a PDF only its owner may ask for (a club night's table cards, for its
+    director) takes the request's host when ``PUBLIC_URL`` is unset, its key too.
     """
-    path = url_for(endpoint, **values)
     base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
-    return base + path
+    if own_host and not base:
+        return url_for(endpoint, _external=True, **values)
+    return base + url_for(endpoint, **values)
 
 
 def html_to_pdf(html: str, paper: str) -> bytes:

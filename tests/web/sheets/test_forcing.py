@@ -150,3 +150,17 @@ def test_renders_run_below_the_pages(tmp_path: Path) -> None:
         assert os.getpriority(os.PRIO_PROCESS, child.pid) == workers.NICENESS
     finally:
         renderer.close()
+
+
+def test_a_nights_table_cards_carry_a_link_the_players_can_open(
+    app: Flask, client: FlaskClient, renders: list[str], pdfs: type
+) -> None:
+    """Only the director may ask for them: without PUBLIC_URL they take the host the
+    director reached the server by (and are kept per host); with it, PUBLIC_URL."""
+    night = create_night(client)
+    client.post(f"/events/{night}/draw")
+    text = pdfs.text(client.get(f"/events/{night}/cards.pdf").data)  # type: ignore[attr-defined]
+    assert "http://localhost/games/" in text
+    app.config["PUBLIC_URL"] = "https://trix.example.org"
+    text = pdfs.text(client.get(f"/events/{night}/cards.pdf").data)  # type: ignore[attr-defined]
+    assert "https://trix.example.org/games/" in text and len(renders) == 2
