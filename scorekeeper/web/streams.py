@@ -25,6 +25,7 @@ has request threads, as before streams (its database pool is sized for them).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import select
@@ -162,7 +163,29 @@ class RequestSlots:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         with self._slots:
+            environ[REQUEST_SLOT] = self._slots
             return self.wsgi(environ, start_response)
+
+
+REQUEST_SLOT = "scorekeeper.request_slot"
+"""The environ key of the request slots a request holds one of (:class:`RequestSlots`)."""
+
+
+@contextlib.contextmanager
+def request_slot_lent() -> Iterator[None]:
+    """Give this request's slot back while it only waits (for a render process, say),
+    and take one again before it goes on: a waiting request holds none of the slots
+    the other tables' requests need. The request must hold no database connection
+    meanwhile (the pool is sized for the slots): the caller closes its session first."""
+    slots = request.environ.get(REQUEST_SLOT)
+    if slots is None:  # not under RequestSlots (a test's app without them)
+        yield
+        return
+    slots.release()
+    try:
+        yield
+    finally:
+        slots.acquire()
 
 
 def request_threads() -> int:

@@ -49,6 +49,7 @@ import segno
 from flask import current_app, has_request_context, render_template, request, url_for
 from markupsafe import Markup
 
+from scorekeeper.extensions import db
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.text.locale import (
@@ -66,6 +67,7 @@ from scorekeeper.web.sheets.chart import legend_sample, progression_svg
 from scorekeeper.web.sheets.content import Sheet
 from scorekeeper.web.sheets.engine import PAPERS, Job
 from scorekeeper.web.sheets.renderer import Limits
+from scorekeeper.web.streams import request_slot_lent
 
 __all__ = ["PAPERS", "PdfCache", "html_to_pdf", "public_url", "render_blank", "render_sheet"]
 
@@ -133,7 +135,14 @@ def html_to_pdf(html: str, paper: str) -> bytes:
         direction=text_direction(),
         digits=current_digits(),
     )
-    return pdf_renderer.RENDERER.render(job, render_limits())
+    limits = render_limits()
+    if not has_request_context():
+        return pdf_renderer.RENDERER.render(job, limits)
+    # Everything the PDF shows is in the HTML: the session's connection goes back to the
+    # pool, and the request's slot to the other requests, while it waits for the render.
+    db.session.close()
+    with request_slot_lent():
+        return pdf_renderer.RENDERER.render(job, limits)
 
 
 # --- the documents ---------------------------------------------------------------------------

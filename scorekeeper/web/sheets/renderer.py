@@ -15,9 +15,12 @@ interpreter, never a fork of a worker) and waits for the PDF:
   once across all the workers of one server: each render holds one of that
   many slot files, locked with ``flock`` (a lock the kernel drops when its
   process dies, so a killed worker never keeps a slot). A request that finds
-  no slot free within ``PDF_QUEUE_WAIT`` seconds (2 by default: a waiting
-  request holds one of its worker's request slots) gets a 503 with
-  ``Retry-After``; the other tables' pages are never queued behind sheets.
+  no slot free within ``PDF_QUEUE_WAIT`` seconds (2 by default: it holds a
+  thread and a connection meanwhile) gets a 503 with ``Retry-After``; the other
+  tables' pages are never queued behind sheets. While it waits and renders, a
+  request holds none of its worker's request slots nor a database connection
+  (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`,
+  :func:`scorekeeper.web.streams.request_slot_lent`).
 - **A bound per client.** One client (an address, an IPv6 /64:
   :func:`~scorekeeper.web.workers.client_of`) has at most ``PDF_PER_CLIENT``
   renders running or waiting at once, across the server; one more is a 429

@@ -101,7 +101,7 @@ def test_a_client_waits_for_a_render_slot_only_briefly(tmp_path: Path) -> None:
     with server_slot(first), pytest.raises(SheetUnavailable) as refused, server_slot(second):
         pass
     assert refused.value.reason == "busy"
-    assert pdf_renderer.QUEUE_WAIT <= 2.0  # a waiting request holds a request slot
+    assert pdf_renderer.QUEUE_WAIT <= 2.0  # a waiting request holds a connection and a thread
 
 
 @pytest.fixture
@@ -164,3 +164,29 @@ def test_a_nights_table_cards_carry_a_link_the_players_can_open(
     app.config["PUBLIC_URL"] = "https://trix.example.org"
     text = pdfs.text(client.get(f"/events/{night}/cards.pdf").data)  # type: ignore[attr-defined]
     assert "https://trix.example.org/games/" in text and len(renders) == 2
+
+
+def test_a_request_waiting_for_its_render_holds_no_request_slot(
+    app: Flask, client: FlaskClient, play: Play, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the render process works, the worker's request slots are all free for the
+    other tables (and the request holds no database connection); it takes one back after."""
+    from scorekeeper.extensions import db
+    from scorekeeper.web.streams import RequestSlots
+
+    slots = app.wsgi_app
+    assert isinstance(slots, RequestSlots)
+    seen: list[tuple[int, bool]] = []
+    real = pdf_renderer.RENDERER.render
+
+    def watching(job: object, limits: Limits) -> bytes:
+        in_transaction = db.session().in_transaction()
+        seen.append((slots._slots._value, in_transaction))  # type: ignore[attr-defined]
+        return real(job, limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdf_renderer.RENDERER, "render", watching)
+    game_id = play(deals=2).id  # type: ignore[attr-defined]
+    assert client.get(f"/games/{game_id}/sheet.pdf").status_code == 200
+    size = slots._slots._initial_value  # type: ignore[attr-defined]
+    assert seen == [(size, False)]
+    assert slots._slots._value == size  # taken back, then given back at the end
