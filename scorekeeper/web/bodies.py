@@ -46,7 +46,7 @@ import json
 import os
 import socket
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.web import workers
@@ -134,6 +134,7 @@ class BodyFirst:
             except Refused as refusal:
                 return refusal_answer(environ, start_response, refusal)
         with self._slots:
+            environ[WORK_SLOT] = self._slots
             return self.wsgi(environ, start_response)
 
     def _receive(self, environ: dict[str, Any]) -> None:
@@ -154,6 +155,29 @@ class BodyFirst:
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now, of that length
+
+
+WORK_SLOT = "scorekeeper.work_slot"
+"""The environ key of the work slots a request holds one of (:class:`BodyFirst`)."""
+
+
+@contextlib.contextmanager
+def work_slot_lent() -> Iterator[None]:
+    """Give this request's work slot back while it only waits (for a render process, say),
+    and take one again before it goes on: a waiting request holds none of the slots
+    the other tables' requests need. The request must hold no database connection
+    meanwhile (the pool is sized for the slots): the caller closes its session first."""
+    from flask import has_request_context, request
+
+    slots = request.environ.get(WORK_SLOT) if has_request_context() else None
+    if slots is None:  # not under BodyFirst (a test's app without it)
+        yield
+        return
+    slots.release()
+    try:
+        yield
+    finally:
+        slots.acquire()
 
 
 def has_body(environ: dict[str, Any]) -> bool:

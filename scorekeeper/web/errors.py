@@ -12,8 +12,9 @@
   422, or 409 for a conflict; pages that show a form again take its sentences
   from :func:`refusal_sentences`, the API lists them with their codes.
 - **Failures that are not bugs**: a busy or unreachable database, a score
-  sheet that cannot be rendered now (503 with ``Retry-After``), and a claim
-  beyond the claim pool's limits (429 for one address, 503 for the server).
+  sheet that cannot be rendered now (429 for one client, 503 for the server,
+  with ``Retry-After``), and a claim beyond the claim pool's limits (429 for one
+  client or game, 503 for the server).
 - **HTTP errors** (404, 405, 413, 429, CSRF…): a friendly page in the
   request's language, or JSON under ``/api/``.
 
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from flask import Response, jsonify, render_template, request, url_for
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -54,10 +56,9 @@ from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error, translate_problems
-from scorekeeper.web.disputes.pool import RETRY_AFTER_SECONDS as CLAIM_RETRY_SECONDS
 from scorekeeper.web.disputes.pool import ClaimUnavailable
 from scorekeeper.web.fragments import ERROR_PAGE_KEY
-from scorekeeper.web.limits import TOKEN_MESSAGE, token_refusal_past_limit
+from scorekeeper.web.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
 from scorekeeper.web.offline import page_writes
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
@@ -139,6 +140,10 @@ STREAMS_MESSAGE = _l(
 )
 SHEET_TITLE = _l("The sheet is not ready")
 SHEET_MESSAGES = {
+    "client": _l(
+        "Sheets asked for from this address are being prepared right now. Your game is "
+        "safe; wait for them, then ask for this one again."
+    ),
     "busy": _l(
         "Many score sheets are being prepared right now. Your game is safe; "
         "try the sheet again in a few seconds."
@@ -154,6 +159,10 @@ CLAIM_MESSAGES = {
     "client": _l(
         "Claims sent from this address are already being judged. Nothing was decided; "
         "wait for their answers, then send this claim again."
+    ),
+    "game": _l(
+        "A claim for this game is already being judged. Nothing was decided; "
+        "wait for its answer, then send this claim again."
     ),
     "busy": _l(
         "Every place for judging claims is taken right now. Nothing was decided; "
@@ -349,6 +358,8 @@ def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     """
     if token_refusal_past_limit(exc.code or 500):
         exc = TooManyRequests(str(TOKEN_MESSAGE), retry_after=TOKEN_RETRY_SECONDS)
+    if isinstance(exc, RateLimitExceeded):  # the only Retry-After the limiter gives
+        exc.retry_after = seconds_to_retry(exc)
     code = exc.code or 500
     if code >= 500:
         rollback()
@@ -363,7 +374,9 @@ def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     stock = type(exc).description
     own = exc.description if exc.description != stock and code != 500 else None
     message = own or PAGE_MESSAGES.get(code, OTHER_MESSAGE)
-    return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code
+    retry = getattr(exc, "retry_after", None)
+    headers = {"Retry-After": str(retry)} if isinstance(retry, int) else {}
+    return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code, headers
 
 
 def rules_error(error: RulesError) -> Answer:
@@ -457,11 +470,13 @@ def database_busy(error: Exception) -> Answer:
 
 
 def sheet_unavailable(error: SheetUnavailable) -> Answer:
-    """503 + ``Retry-After``: no render slot came free in time, or the render was cut off."""
-    log.warning("503 (sheet %s)", error.reason)
+    """429 + ``Retry-After`` when this client's renders are all taken; 503 + ``Retry-After``
+    when no render slot came free in time, or the render was cut off."""
+    status = 429 if error.reason == "client" else 503
+    log.warning("%d (sheet %s)", status, error.reason)
     headers = {"Retry-After": str(SHEET_RETRY_SECONDS), "Cache-Control": "no-store"}
     message = SHEET_MESSAGES.get(error.reason, SHEET_MESSAGES["failed"])
-    return _page(503, SHEET_TITLE, message), 503, headers
+    return _page(status, SHEET_TITLE, message), status, headers
 
 
 def streams_full(_error: StreamsFull) -> Answer:
@@ -472,10 +487,11 @@ def streams_full(_error: StreamsFull) -> Answer:
 
 
 def claim_unavailable(error: ClaimUnavailable) -> Answer:
-    """429 when this address has too many claims, 503 when the server has; ``Retry-After``."""
-    status = 429 if error.reason == "client" else 503
+    """429 when this client or game has a claim in the pool, 503 when the server is full;
+    ``Retry-After`` is the pool's own (when a place should come free)."""
+    status = 429 if error.reason in ("client", "game") else 503
     log.warning("%d (claim %s)", status, error.reason)
-    headers = {"Retry-After": str(CLAIM_RETRY_SECONDS), "Cache-Control": "no-store"}
+    headers = {"Retry-After": str(error.retry_after), "Cache-Control": "no-store"}
     message = str(CLAIM_MESSAGES.get(error.reason, CLAIM_MESSAGES["failed"]))
     if is_api_request():
         body, _status = error_response(status, [error_body(message)])

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -75,16 +76,32 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         # Renewed once a day (scorekeeper/web/sharing/access.py), not re-sent with every response.
         "SESSION_REFRESH_EACH_REQUEST": False,
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0") or 0),
+        "PUBLIC_URL": public_url_from_env(),
         "RATELIMIT_ENABLED": env_flag("RATELIMIT_ENABLED", not testing),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "database://",
         "RATELIMIT_WRITES": os.environ.get("RATELIMIT_WRITES") or "60/minute",
         "RATELIMIT_TOKEN_CHECKS": os.environ.get("RATELIMIT_TOKEN_CHECKS") or "10/minute",
-        "RATELIMIT_HEADERS_ENABLED": True,
+        # Off: they would put Retry-After on every answer of a limited route and overwrite
+        # the app's own; a limit's 429 says it itself (scorekeeper.web.limits).
+        "RATELIMIT_HEADERS_ENABLED": False,
         "RATELIMIT_SWALLOW_ERRORS": True,  # a broken limits store must not break the game
     }
     if not testing:
         settings["PROPAGATE_EXCEPTIONS"] = False
     return {key: value for key, value in settings.items() if key not in overrides}
+
+
+def public_url_from_env() -> str:
+    """``PUBLIC_URL`` (``https://trix.example.org``): where the app is reached, for the links
+    and QR codes a PDF prints (never the request's ``Host``); "" prints paths alone.
+
+    Anything but an http(s) address with a host is refused at start-up, naming it.
+    """
+    raw = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+    if raw and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", raw):
+        example = "https://trix.example.org"
+        raise ValueError(f"PUBLIC_URL must be an http(s) address such as {example}, not {raw!r}")
+    return raw
 
 
 def init_app(app: Flask) -> None:

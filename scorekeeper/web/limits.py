@@ -13,6 +13,12 @@
   not lock the table out. Guessing gains nothing from this: a token is 256
   random bits.
 
+Only a limit's own 429 says when to come back (``Retry-After``, the seconds left
+in its window: :func:`seconds_to_retry`): Flask-Limiter's headers are off
+(``RATELIMIT_HEADERS_ENABLED``), as they would add ``Retry-After`` to every
+answer of a limited route (a 201 too) and overwrite the app's own (a 503's 2
+seconds, a claim's) with the window's end.
+
 Counters live in ``RATELIMIT_STORAGE_URI``: by default ``database://``, the
 app's own database (:mod:`scorekeeper.store.rate_counters`), which every
 gunicorn worker shares, so that the limits hold for the server as a whole
@@ -24,11 +30,13 @@ to every route then registered, so a write route added later is limited too.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app, request
-from flask_limiter import Limiter
+from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse
 
@@ -83,6 +91,20 @@ def token_refusal_past_limit(status: int) -> bool:
         return not limiter.limiter.hit(limit, "token-checks", client_and_game())
     except Exception:  # a broken counter store must not break the game (as SWALLOW_ERRORS)
         return False
+
+
+def seconds_to_retry(breach: RateLimitExceeded) -> int:
+    """When the limit ``breach`` met lets this client in again: the seconds left in its
+    window (at least 1); the whole window if the counter store cannot say."""
+    limiter: Limiter | None = current_app.extensions.get("scorekeeper_limiter")
+    window = breach.limit.limit.get_expiry()
+    try:
+        current = limiter.current_limit if limiter is not None else None
+        if current is None or current.limit != breach.limit.limit:
+            return window
+        return max(1, min(window, math.ceil(current.reset_at - time.time())))
+    except Exception:  # a broken counter store must not break the answer (as SWALLOW_ERRORS)
+        return window
 
 
 def _has_game_route() -> bool:

@@ -24,8 +24,11 @@ worker) and waits for the answer. What the PDF sheets and the claim desk share:
   :func:`exit_with_parent` and by gunicorn.conf.py in each worker; children are
   started by one long-lived thread, :func:`spawn`). So a SIGKILL of the master
   alone leaves neither workers nor searches running.
-- **The tables first.** A child doing long searches runs at a lower priority
-  (:func:`lower_priority`): the pages keep their latency while every core searches.
+- **The tables first.** A child doing long searches or renders runs at a lower
+  priority (:func:`lower_priority`): the pages keep their latency while every core works.
+- **One client, one share.** Limits per client count an IPv6 address by its /64
+  prefix (:func:`client_of`): one home or phone is given a whole /64, so counting
+  each of its addresses would give it thousands of shares.
 
 One job is one frame (:func:`write_frame`): a one-byte tag, the payload's
 length, the payload. Nothing here imports Flask: the children import it too.
@@ -38,6 +41,7 @@ import ctypes
 import errno
 import fcntl
 import hashlib
+import ipaddress
 import os
 import select
 import signal
@@ -118,6 +122,36 @@ def server_folder(kind: str, *server_settings: str) -> Path:
     """
     digest = hashlib.sha256("\0".join(server_settings).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"scorekeeper-{kind}-{os.getuid()}-{digest}"
+
+
+def client_of(address: str | None) -> str:
+    """Whom a per-client limit counts: an IPv4 address, or an IPv6 address's /64 prefix.
+
+    >>> client_of("203.0.113.7"), client_of("2001:db8:1:2:aaaa::1"), client_of("::ffff:10.0.0.1")
+    ('203.0.113.7', '2001:db8:1:2::/64', '10.0.0.1')
+    >>> client_of(None), client_of("not an address")
+    ('unknown', 'not an address')
+    """
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # no zone index (fe80::1%eth0)
+    except ValueError:
+        return address  # not an address (a test client's name): counted as it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def client_slot_name(kind: str, client: str) -> str:
+    """The lock files' name for ``client``'s places of ``kind`` (no address in a file name).
+
+    >>> client_slot_name("pdf", "a") == client_slot_name("pdf", "a") != client_slot_name("pdf", "b")
+    True
+    """
+    return f"{kind}-{hashlib.sha256(client.encode(errors='replace')).hexdigest()[:16]}"
 
 
 # --- server-wide slots -----------------------------------------------------------------------
@@ -255,10 +289,11 @@ def peer_still_there(sock: socket.socket) -> Callable[[], bool]:
     return wanted
 
 
-def lower_priority(niceness: int = NICENESS) -> None:
+def lower_priority(niceness: int = NICENESS, idle: bool = True) -> None:
     """In a child doing long work: yield the CPU to the web workers, so that the tables'
-    pages keep their latency while searches use every core. Linux's idle class runs the
-    child only on CPU time nobody else wants; elsewhere, the lowest ``nice``.
+    pages keep their latency while searches use every core. Linux's idle class
+    (``idle``) runs the child only on CPU time nobody else wants; elsewhere, or without
+    it, the lowest ``nice``.
 
     The child stays in its server's session (Linux's autogroup): there a woken web
     worker preempts it at once. In a session of its own at the lowest weight it was
@@ -266,10 +301,10 @@ def lower_priority(niceness: int = NICENESS) -> None:
     """
     with contextlib.suppress(OSError):
         os.nice(niceness)
-    idle = getattr(os, "SCHED_IDLE", None)
-    if idle is not None:
+    policy = getattr(os, "SCHED_IDLE", None)
+    if idle and policy is not None:
         with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, idle, os.sched_param(0))
+            os.sched_setscheduler(0, policy, os.sched_param(0))
 
 
 # --- children --------------------------------------------------------------------------------

@@ -144,3 +144,59 @@ def test_failed_join_links_are_limited(
 def test_limits_are_off_by_default_in_tests(make_app: Callable[..., Flask]) -> None:
     assert make_app().config["RATELIMIT_ENABLED"] is False
     assert make_app(TESTING=False).config["RATELIMIT_ENABLED"] is True
+
+
+# --- Retry-After: the limiter's only on its own 429s ------------------------------------------
+
+
+def test_answers_that_pass_the_limit_carry_no_retry_after(
+    client: FlaskClient, start: Callable[..., Any]
+) -> None:
+    game = start()
+    url = f"{API}/games/{game.id}/redeals"
+    created = client.post(url, json={"kind": "misdeal"}, headers=_auth(game.token))
+    assert created.status_code == 201
+    assert "Retry-After" not in created.headers
+    assert not [k for k, _v in created.headers.items() if k.lower().startswith("x-ratelimit")]
+    assert "Retry-After" not in client.get(f"{API}/games/{game.id}").headers
+
+
+def test_a_page_past_the_limit_says_when_to_retry(
+    start: Callable[..., Any], phone: Callable[..., FlaskClient]
+) -> None:
+    game = start()
+    owner = phone(game, game.token, owner=True)
+    for _ in range(4):
+        version = services.load_game(game.id).version
+        response = owner.post(
+            f"/games/{game.id}/redeals", data={"version": str(version), "kind": "misdeal"}
+        )
+    assert response.status_code == 429
+    assert 1 <= int(response.headers["Retry-After"]) <= 60  # what is left of the minute
+
+
+def test_a_full_disk_says_the_apps_own_retry_after_on_a_limited_route(
+    client: FlaskClient, start: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """API.md promises Retry-After: 2 on a 503; the limiter must not make it its window's end."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.web.api import games as api_games
+
+    game = start()
+    full = OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    def disk_full(*_args: Any, **_kwargs: Any) -> Any:
+        raise full
+
+    monkeypatch.setattr(api_games.services, "record_redeal", disk_full)
+    response = client.post(
+        f"{API}/games/{game.id}/redeals", json={"kind": "misdeal"}, headers=_auth(game.token)
+    )
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

@@ -100,7 +100,9 @@ def test_six_sheets_at_once_and_the_home_page_answers_meanwhile(
     database_url: str, serve: Serve
 ) -> None:
     played = play_finished_game(database_url)
-    server = serve(database_url)
+    # Six renders of one client, each waiting its turn: past the defaults (2 renders a
+    # client, 2 s of wait for a slot), which tests/server/test_served_fair_share.py covers.
+    server = serve(database_url, env={"PDF_PER_CLIENT": "6", "PDF_QUEUE_WAIT": "60"})
     # Six different sheets (no cache can answer them): languages, papers, names.
     paths = [
         f"/games/{played.game_id}/sheet.pdf?lang=en",
@@ -156,7 +158,8 @@ def test_beyond_the_servers_render_slots_sheets_get_503_with_retry_after(
 ) -> None:
     """One render slot for the whole server (three workers): the sheets asked for at once
     beyond it are refused with Retry-After, never queued without end."""
-    server = serve(sqlite_url, env={"PDF_RENDER_SLOTS": "1", "PDF_QUEUE_WAIT": "0.01"})
+    slots = {"PDF_RENDER_SLOTS": "1", "PDF_QUEUE_WAIT": "0.01", "PDF_PER_CLIENT": "8"}
+    server = serve(sqlite_url, env=slots)
     assert get(server, "/sheets/blank.pdf?players=Warm")[0] == 200  # warm up one process
     statuses: list[tuple[int, dict[str, str]]] = []
 

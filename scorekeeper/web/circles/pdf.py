@@ -7,7 +7,8 @@ its page. The numbers are the page's (:mod:`.present`), laid out by
 processes (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`: a time limit, a
 bound for the whole server, never WeasyPrint in a web worker). A PDF is kept
 in the sheets' cache by (circle, version, period and its first day, paper,
-language, digits), and its ETag names the same.
+language, digits), each checked against its known values (an unknown period is
+``all``), and its ETag names the same: one render per version of the circle's data.
 """
 
 from __future__ import annotations
@@ -15,40 +16,24 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Response, abort, current_app, render_template, request, url_for
+from flask import Response, current_app, render_template, request
 from markupsafe import Markup
 
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.stats import Result, running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import current_digits, current_locale, localize_digits
-from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
 from scorekeeper.web.circles import charts
 from scorekeeper.web.circles.present import member_state, table_view
 from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets.routes import bp
+from scorekeeper.web.sheets.routes import bp, requested_paper
 
 PDF_FORMAT = "c1"
 """Bumped when the layout changes, so that old ETags stop matching."""
 RUNNING = _l("Running total")
 PER_CONTRACT = _l("Points per deal, by contract")
-
-
-def requested_paper() -> str:
-    """``?paper=a4`` (default) or ``letter``; anything else is a 400 naming the choices."""
-    values = request.args.getlist("paper")
-    paper = (values[0] if values else "a4").strip().lower()
-    if len(values) > 1 or paper not in pdf.PAPERS:
-        shown = values[0][:20] if values else ""
-        abort(
-            400,
-            description=_(
-                "“%(paper)s” is not a paper size; use paper=a4 or paper=letter.", paper=shown
-            ),
-        )
-    return paper
 
 
 def requested_period() -> str:
@@ -89,7 +74,7 @@ def member_panels(
 def render_circle_pdf(circle: services.CircleData, period: str, paper: str) -> bytes:
     """The circle's table over ``period`` and its players' charts, as PDF bytes."""
     table = table_view(circle, period)
-    view_url = url_for("web.circle", circle_id=circle.id, _external=True)
+    view_url = pdf.public_url("web.circle", circle_id=circle.id)
     html = render_template(
         "circles/sheets/table.html",
         circle=circle,

@@ -209,7 +209,8 @@ def claim() -> Page:
     if body is None:
         return _claim_page(desk, entered, None)
     form = [(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"]
-    job_id, done = jobs.start(body, form, pool.app_limits(), pool.client_address())
+    game = desk.loaded.id if desk.loaded is not None else None
+    job_id, done = jobs.start(body, form, pool.app_limits(), pool.client_address(), game)
     done.wait(PAGE_WAIT)  # most claims are settled at once: their page shows the answer
     return redirect(url_for("web.claim_job", job_id=job_id, _anchor="verdict"), 303)
 

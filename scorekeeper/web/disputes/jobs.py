@@ -16,8 +16,11 @@ folder, so that any worker can show its page:
   status request). Nobody looked for :data:`ABANDONED_AFTER` seconds: the
   tab was closed, and the search is stopped.
 
-Jobs are kept for :data:`KEEP_SECONDS` after they start; their ids are 128
-random bits, so a job is seen only by whoever has its link.
+The same claim (the same game and body) posted while its job runs starts no
+other search: the post is sent to the running job's page
+(``positions/<key>`` names it). Jobs are kept for :data:`KEEP_SECONDS` after
+they start; their ids are 128 random bits, so a job is seen only by whoever has
+its link (or posts the very same claim while it runs).
 """
 
 from __future__ import annotations
@@ -93,11 +96,25 @@ def _set_state(folder: Path, state: str, **facts: Any) -> None:
 
 
 def start(
-    body: dict[str, Any], form: Sequence[tuple[str, str]], limits: ClaimLimits, client: str
+    body: dict[str, Any],
+    form: Sequence[tuple[str, str]],
+    limits: ClaimLimits,
+    client: str,
+    game: str | None = None,
 ) -> tuple[str, threading.Event]:
-    """Admit the claim and start its search; its id, and an event set when it is finished."""
+    """Admit the claim and start its search; its id, and an event set when it is finished.
+
+    The same claim running already (the same ``game`` and body): that job's id, and an
+    event already set (this post waits for nothing).
+    """
     prune(limits)
-    places = pool.admit(limits, client)
+    key = pool.position_key(body, game)
+    running = _running_job(limits, key)
+    if running is not None:
+        joined = threading.Event()
+        joined.set()
+        return running, joined
+    places = pool.admit(limits, client, game)
     job_id = secrets.token_urlsafe(16)
     folder = jobs_folder(limits) / job_id
     try:
@@ -108,6 +125,7 @@ def start(
         _write_json(folder / "job.json", job)
         _set_state(folder, "waiting")
         (folder / "seen").touch()
+        _name_position(limits, key, job_id)
     except BaseException:
         places.close()
         raise
@@ -152,6 +170,29 @@ def _run(
         done.set()
 
 
+def _positions(limits: ClaimLimits) -> Path:
+    return limits.folder / "positions"
+
+
+def _name_position(limits: ClaimLimits, key: str, job_id: str) -> None:
+    """Say which job searches the claim ``key`` (the last one started wins)."""
+    folder = _positions(limits)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = folder / f".{key}.{os.getpid()}.{threading.get_ident()}"
+    temporary.write_text(job_id, encoding="ascii")
+    os.replace(temporary, folder / key)
+
+
+def _running_job(limits: ClaimLimits, key: str) -> str | None:
+    """The job that searches the claim ``key`` now, if one does."""
+    try:
+        job_id = (_positions(limits) / key).read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+    job = read(limits, job_id, look=False)
+    return job_id if job is not None and not job.finished else None
+
+
 def _looked_at_lately(folder: Path) -> bool:
     try:
         return time.time() - (folder / "seen").stat().st_mtime < ABANDONED_AFTER
@@ -172,6 +213,17 @@ def prune(limits: ClaimLimits) -> None:
             if _running(job):
                 continue
             shutil.rmtree(job, ignore_errors=True)
+    _prune_positions(limits, now)
+
+
+def _prune_positions(limits: ClaimLimits, now: float) -> None:
+    """Forget which job searched a claim once that job is long gone."""
+    folder = _positions(limits)
+    if folder.is_dir():
+        for path in folder.iterdir():
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime > KEEP_SECONDS:
+                    path.unlink()
 
 
 def _running(folder: Path) -> bool:

@@ -9,9 +9,20 @@ worker of it), counted with the lock files of :func:`~scorekeeper.web.workers.ho
 - **Running**: at most ``CLAIM_SLOTS`` searches at once (default: one fewer than the
   cores, at least one: :data:`SLOTS`).
 - **Queued**: at most ``CLAIM_QUEUE`` more claims wait for a free place, each
-  for at most ``CLAIM_QUEUE_WAIT`` seconds; beyond that, a 503 with ``Retry-After``.
-- **Per client**: at most ``CLAIM_PER_CLIENT`` claims of one address running
-  or waiting; beyond that, a 429.
+  for at most ``CLAIM_QUEUE_WAIT`` seconds; beyond that, a 503 whose
+  ``Retry-After`` is honest: the seconds until the first running search must
+  end (:func:`seconds_to_a_place`), each search having left its end in a file
+  beside its place.
+- **Per client**: at most ``CLAIM_PER_CLIENT`` claims (default 1) of one client
+  running or waiting; beyond that, a 429. A client is an address, an IPv6 /64
+  (:func:`~scorekeeper.web.workers.client_of`): three clients hold three of the
+  server's places, never all of them (by default at least five: :data:`QUEUE`).
+- **Per game**: one claim at a time for one game (a claim posted from a game's
+  pages); another one meanwhile is a 429.
+- **The same claim once**: a claim on the same position (the same game and body)
+  as one being searched is not searched again: it waits for that search and gets
+  its answer (:func:`judge` here, :func:`scorekeeper.web.disputes.jobs.start` for
+  the pages), holding no place.
 - **Per web worker**: at most ``CLAIM_WAITING_THREADS`` request threads wait
   for a claim's answer (the API's), so that a worker always has threads left
   for the tables' pages; beyond that, a 503.
@@ -30,6 +41,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -42,9 +54,10 @@ from flask import current_app, request
 
 from scorekeeper.rules.claims.check import ClaimResult, claim_verdict
 from scorekeeper.rules.claims.core import DEFAULT_TIME_LIMIT, LINE_GRACE
+from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.web import workers
-from scorekeeper.web.disputes.solver import decode_refusal
+from scorekeeper.web.disputes.solver import decode_refusal, encode_refusal
 from scorekeeper.web.workers import ChildStopped, NoSlot, ProcessPool
 
 log = logging.getLogger(__name__)
@@ -57,8 +70,14 @@ not only the searches' CPU time, which their low priority yields: on a virtual m
 every disk flush also waits for the host while all the guest's cores run (measured: an
 ``fsync`` took 0.4 ms with one core free and 3.9 ms with both busy, even at the lowest
 priority), and each recorded deal waits for one."""
+QUEUE = 2 * CORES + 2
+"""Places to wait in by default: with :data:`SLOTS`, at least five, so that a few clients
+with one place each never hold them all."""
 QUEUE_WAIT = 30.0
 RETRY_AFTER_SECONDS = 5
+"""Retry-After of a 429 (this client or game has a claim in the pool; its end is its own)."""
+SHARED_KEPT = 60.0
+"""Seconds a search's answer is kept for the same claim asked meanwhile."""
 QUEUE_POLL = 0.5
 """How often a queued claim tries for a free place (rarely: each try wakes a web worker)."""
 OVERRUN = 5.0
@@ -75,12 +94,15 @@ SETTINGS = {
 class ClaimUnavailable(Exception):
     """The claim cannot be judged now (a limit, not a bug): a 429 or a 503."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, retry_after: int = RETRY_AFTER_SECONDS) -> None:
         super().__init__(reason)
+        self.retry_after = retry_after
+        """Seconds after which the same claim may find a place (``Retry-After``)."""
         self.reason = reason
-        """``"client"`` (this address has too many claims: 429), ``"busy"`` (the queue is
-        full or no place came free in time), ``"cancelled"`` (nobody waits for it any more)
-        or ``"failed"`` (its process died)."""
+        """``"client"`` (this client has too many claims: 429), ``"game"`` (this game has a
+        claim being judged: 429), ``"busy"`` (the queue is full or no place came free in
+        time), ``"cancelled"`` (nobody waits for it any more) or ``"failed"`` (its process
+        died)."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +112,8 @@ class ClaimLimits:
     folder: Path
     """The server's lock files (shared by its workers)."""
     slots: int = SLOTS
-    queue: int = 2 * CORES
-    per_client: int = 2
+    queue: int = QUEUE
+    per_client: int = 1
     queue_wait: float = QUEUE_WAIT
     waiting_threads: int = 2
     module: str = SOLVER_MODULE
@@ -113,8 +135,8 @@ def limits_from(config: Any, folder: Path) -> ClaimLimits:
     return ClaimLimits(
         folder=folder,
         slots=int(config.get("CLAIM_SLOTS") or SLOTS),
-        queue=int(config.get("CLAIM_QUEUE", 2 * CORES)),
-        per_client=int(config.get("CLAIM_PER_CLIENT") or 2),
+        queue=int(config.get("CLAIM_QUEUE", QUEUE)),
+        per_client=int(config.get("CLAIM_PER_CLIENT") or 1),
         queue_wait=float(config.get("CLAIM_QUEUE_WAIT") or QUEUE_WAIT),
         waiting_threads=int(config.get("CLAIM_WAITING_THREADS") or max(1, threads // 2)),
         module=str(config.get("CLAIM_SOLVER_MODULE") or SOLVER_MODULE),
@@ -124,29 +146,54 @@ def limits_from(config: Any, folder: Path) -> ClaimLimits:
 # --- admission -------------------------------------------------------------------------------
 
 
-def _client_key(client: str) -> str:
-    return hashlib.sha256(client.encode(errors="replace")).hexdigest()[:16]
+def position_key(body: dict[str, Any], game: str | None = None) -> str:
+    """What makes two claims the same: the game they come from and their whole body.
+
+    >>> position_key({"a": 1, "b": 2}) == position_key({"b": 2, "a": 1}) != position_key({})
+    True
+    """
+    text = json.dumps({"game": game, "body": body}, sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def admit(limits: ClaimLimits, client: str) -> contextlib.ExitStack:
-    """The claim's places: one of its client's and one in the server's queue, held until
-    the returned stack is closed; :class:`ClaimUnavailable` at once when either is full."""
+def admit(limits: ClaimLimits, client: str, game: str | None = None) -> contextlib.ExitStack:
+    """The claim's places: one of its client's, its game's (if it comes from one) and one
+    in the server's queue, held until the returned stack is closed; :class:`ClaimUnavailable`
+    at once when any is full."""
     stack = contextlib.ExitStack()
     try:
-        try:
-            name = f"client-{_client_key(client)}"
-            stack.enter_context(workers.hold_slot(limits.folder, name, limits.per_client, 0))
-        except NoSlot:
-            raise ClaimUnavailable("client") from None
-        try:
-            places = limits.slots + limits.queue
-            stack.enter_context(workers.hold_slot(limits.folder, "queue", places, 0))
-        except NoSlot:
-            raise ClaimUnavailable("busy") from None
+        _hold(
+            stack, limits, workers.client_slot_name("client", client), limits.per_client, "client"
+        )
+        if game:
+            _hold(stack, limits, workers.client_slot_name("game", game), 1, "game")
+        _hold(stack, limits, "queue", limits.slots + limits.queue, "busy")
     except BaseException:
         stack.close()
         raise
     return stack
+
+
+def _hold(
+    stack: contextlib.ExitStack, limits: ClaimLimits, name: str, count: int, why: str
+) -> None:
+    try:
+        stack.enter_context(workers.hold_slot(limits.folder, name, count, 0))
+    except NoSlot:
+        wait = seconds_to_a_place(limits) if why == "busy" else RETRY_AFTER_SECONDS
+        raise ClaimUnavailable(why, wait) from None
+
+
+def seconds_to_a_place(limits: ClaimLimits) -> int:
+    """When a place should come free: the seconds until the first running search must end
+    (its time limit and the line's grace, from its start), at least 1; the pool's
+    :data:`RETRY_AFTER_SECONDS` if no search says."""
+    now, ends = time.time(), []
+    for slot in range(max(1, limits.slots)):
+        with contextlib.suppress(OSError, ValueError):
+            ends.append(float((limits.folder / f"run-{slot}.ends").read_text()))
+    future = [end - now for end in ends if end > now]
+    return max(1, math.ceil(min(future))) if future else RETRY_AFTER_SECONDS
 
 
 class _Waiting:
@@ -193,9 +240,112 @@ def judge(
 ) -> dict[str, Any]:
     """The engine's answer to ``body`` (``POST /api/v1/check/claim``), searched in a solver
     process while this thread waits; raises the engine's refusal, or
-    :class:`ClaimUnavailable`."""
-    with admit(limits, client), WAITING.hold(limits.waiting_threads):
-        return search(body, limits, wanted)
+    :class:`ClaimUnavailable`. The same claim asked while it is searched (by any worker)
+    waits for that search's answer instead of starting another."""
+    key = position_key(body)
+    _prune_shared(limits)
+    while True:
+        kept = _kept(limits, key)
+        if kept is not None:
+            return kept
+        if _locked(_shared_folder(limits) / f"{key}.lock"):  # another request searches it
+            with WAITING.hold(limits.waiting_threads):
+                _wait_for_other(limits, key, body, wanted)
+            continue  # its answer, or (it stopped without one) this request searches it
+        places = admit(limits, client)
+        with places, WAITING.hold(limits.waiting_threads), _searching(limits, key) as mine:
+            if mine:  # else another request took it meanwhile: wait for its answer
+                return _publish(limits, key, lambda: search(body, limits, wanted))
+
+
+def _shared_folder(limits: ClaimLimits) -> Path:
+    return limits.folder / "shared"
+
+
+@contextlib.contextmanager
+def _searching(limits: ClaimLimits, key: str) -> Iterator[bool]:
+    """Hold the position's lock while searching it; False if another request holds it."""
+    folder = _shared_folder(limits)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = workers.try_lock(folder / f"{key}.lock")
+    try:
+        yield fd is not None
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _publish(
+    limits: ClaimLimits, key: str, search_it: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The search's answer, kept a while for the same claim asked meanwhile (a refusal too)."""
+    path = _shared_folder(limits) / f"{key}.json"
+    try:
+        answer = search_it()
+    except RulesError as refusal:
+        _write_shared(path, {"refusal": encode_refusal(refusal).decode()})
+        raise
+    _write_shared(path, {"answer": answer})
+    return answer
+
+
+def _write_shared(path: Path, value: dict[str, Any]) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    temporary.write_text(json.dumps({**value, "at": time.time()}), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _kept(limits: ClaimLimits, key: str) -> dict[str, Any] | None:
+    """The answer to the same claim searched less than :data:`SHARED_KEPT` seconds ago
+    (its refusal raised), or None."""
+    try:
+        kept = json.loads((_shared_folder(limits) / f"{key}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if time.time() - float(kept.get("at", 0)) > SHARED_KEPT:
+        return None
+    if "refusal" in kept:
+        raise decode_refusal(str(kept["refusal"]).encode())
+    answer: dict[str, Any] = kept["answer"]
+    return answer
+
+
+def _wait_for_other(
+    limits: ClaimLimits, key: str, body: dict[str, Any], wanted: Callable[[], bool] | None
+) -> None:
+    """Wait while another request searches the same claim (holding no place), no longer
+    than a claim would wait for its place and search."""
+    lock = _shared_folder(limits) / f"{key}.lock"
+    deadline = time.monotonic() + limits.queue_wait + time_limit(body) + LINE_GRACE + OVERRUN
+    while _locked(lock):
+        if time.monotonic() > deadline:
+            raise ClaimUnavailable("busy", seconds_to_a_place(limits))
+        if wanted is not None and not wanted():
+            raise ClaimUnavailable("cancelled")
+        time.sleep(QUEUE_POLL)
+
+
+def _prune_shared(limits: ClaimLimits) -> None:
+    """Forget the kept answers past :data:`SHARED_KEPT` and the locks nobody holds."""
+    folder = _shared_folder(limits)
+    if not folder.is_dir():
+        return
+    old = time.time() - SHARED_KEPT
+    for path in folder.iterdir():
+        with contextlib.suppress(OSError):
+            if path.stat().st_mtime < old and not (path.suffix == ".lock" and _locked(path)):
+                path.unlink()
+
+
+def _locked(path: Path) -> bool:
+    """Whether another holds the lock of ``path`` (no such file: nobody)."""
+    if not path.exists():
+        return False
+    fd = workers.try_lock(path)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
 
 
 def search(
@@ -210,12 +360,27 @@ def search(
         place = workers.hold_slot(
             limits.folder, "run", limits.slots, limits.queue_wait, wanted, QUEUE_POLL
         )
-        with place:
+        with place as slot, _ends_told(limits, slot, body):
             if started is not None:
                 started()
             return _search(body, limits, wanted)
     except NoSlot:
-        raise ClaimUnavailable("busy" if wanted is None or wanted() else "cancelled") from None
+        if wanted is not None and not wanted():
+            raise ClaimUnavailable("cancelled") from None
+        raise ClaimUnavailable("busy", seconds_to_a_place(limits)) from None
+
+
+@contextlib.contextmanager
+def _ends_told(limits: ClaimLimits, slot: int, body: dict[str, Any]) -> Iterator[None]:
+    """While the search runs, its place's file says when it must end (for Retry-After)."""
+    path = limits.folder / f"run-{slot}.ends"
+    with contextlib.suppress(OSError):
+        path.write_text(str(time.time() + time_limit(body) + LINE_GRACE))
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _search(
@@ -278,5 +443,6 @@ def app_limits() -> ClaimLimits:
 
 
 def client_address() -> str:
-    """Whose claims these are (the address the proxies in front are trusted to give)."""
-    return request.remote_addr or "unknown"
+    """Whose claims these are: the address the proxies in front are trusted to give, an
+    IPv6 address by its /64 (:func:`~scorekeeper.web.workers.client_of`)."""
+    return workers.client_of(request.remote_addr)

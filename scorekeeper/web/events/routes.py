@@ -3,9 +3,9 @@ controls), the director's link, table cards and results as PDF, and the standing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
@@ -13,7 +13,13 @@ from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.store.events import changes as event_changes
 from scorekeeper.store.events import services
 from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
-from scorekeeper.text.locale import format_number, isolate, localize_digits
+from scorekeeper.text.locale import (
+    current_digits,
+    current_locale,
+    format_number,
+    isolate,
+    localize_digits,
+)
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import rollback
@@ -24,6 +30,7 @@ from scorekeeper.web.fragments import cached
 from scorekeeper.web.language import per_render
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
+from scorekeeper.web.sheets.routes import requested_paper
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -282,6 +289,18 @@ def _pdf(data: bytes, name: str) -> Response:
     return response
 
 
+def _night_pdf(
+    event: services.EventView, what: tuple[object, ...], render: Callable[[], str]
+) -> bytes:
+    """A night's PDF, rendered once per version of its data (every change bumps it) and
+    kept in the sheets' cache with what else changes it: ``what``, paper, language, digits.
+    """
+    paper = requested_paper()
+    key = ("event", event.id, event.version, *what, paper, current_locale(), current_digits())
+    cache: pdf.PdfCache = current_app.extensions["pdf_cache"]
+    return cache.get_or_render(key, lambda: pdf.html_to_pdf(render(), paper))
+
+
 @bp.get("/events/<event_id>/cards.pdf")
 def event_cards(event_id: str) -> Response:
     """The table cards of a round (the last drawn, or ``?round=n``), for the director."""
@@ -292,15 +311,24 @@ def event_cards(event_id: str) -> Response:
     number = request.args.get("round", type=int) or len(loaded.drawn)
     if not 1 <= number <= len(loaded.drawn):
         abort(404)
-    cards = [_card(loaded, table, token) for table in loaded.drawn[number - 1].tables]
-    html = render_template("events/sheets/cards.html", page=event_page(loaded), cards=cards)
-    return _pdf(pdf.html_to_pdf(html, _paper()), f"tables-round-{number}.pdf")
+
+    def html() -> str:
+        cards = [_card(loaded, table, token) for table in loaded.drawn[number - 1].tables]
+        return render_template("events/sheets/cards.html", page=event_page(loaded), cards=cards)
+
+    # The cards' QR codes are how the players join, so without PUBLIC_URL they carry the
+    # host the director reached the server by (only the director can ask, so no stranger
+    # can force a render with another host); the host is then part of the key.
+    host = "" if current_app.config.get("PUBLIC_URL") else request.host_url
+    what = ("cards", number, host)
+    return _pdf(_night_pdf(loaded, what, html), f"tables-round-{number}.pdf")
 
 
 def _card(
     event: services.EventView, table: services.EventTableView, token: str
 ) -> dict[str, object]:
-    url = edit_url(table.game_id, services.table_token(token, table.game_id))
+    game_token = services.table_token(token, table.game_id)
+    url = pdf.public_url("web.join", own_host=True, game_id=table.game_id, token=game_token)
     return {
         "table": table.number,
         "round": table.round,
@@ -333,17 +361,16 @@ def first_king_text(rules: RuleSet, players: Sequence[str]) -> str:
     )
 
 
-def _paper() -> str:
-    return "letter" if request.args.get("paper") == "letter" else "a4"
-
-
 @bp.get("/events/<event_id>/results.pdf")
 def event_results(event_id: str) -> Response:
     """Every round, table and the final standings."""
     loaded = services.load_event(event_id)
-    html = render_template(
-        "events/sheets/results.html",
-        page=event_page(loaded),
-        page_url=url_for("web.event", event_id=event_id, _external=True),
-    )
-    return _pdf(pdf.html_to_pdf(html, _paper()), "results.pdf")
+
+    def html() -> str:
+        return render_template(
+            "events/sheets/results.html",
+            page=event_page(loaded),
+            page_url=pdf.public_url("web.event", event_id=event_id),
+        )
+
+    return _pdf(_night_pdf(loaded, ("results",), html), "results.pdf")

@@ -18,9 +18,15 @@ Costs and how they are kept down:
   each of monospaced figures (:func:`figures`) rather than eight cells, and
   rows are told apart by tints and a few rules rather than a border around
   every cell (``benchmarks/README.md`` has the figures);
-- finished PDFs are kept in a small LRU (:class:`PdfCache`) keyed by game,
-  version, paper, language and digits, so an unchanged game is rendered once
-  per language; the blank sheet by its names, paper, language and digits.
+- finished PDFs are kept in a small LRU (:class:`PdfCache`) keyed by what
+  changes the output and nothing else: game, version, paper, language and
+  digits, so an unchanged game is rendered once per language; the blank sheet
+  without names by paper, language and digits. Every part of a key is checked
+  against its few known values, so no request can make a new key at will: the
+  host is never part of it (the links a PDF prints start with ``PUBLIC_URL``,
+  or are relative: :func:`public_url`), and the blank sheet with names is
+  rendered each time, never kept (names are endless; they would push the games'
+  sheets out of the cache).
 
 A sheet is in the request's language (its words come translated from
 :mod:`scorekeeper.web.sheets.content` and the templates); an Arabic sheet is right to left
@@ -37,11 +43,13 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import segno
-from flask import current_app, render_template
+from flask import current_app, has_request_context, render_template, request, url_for
 from markupsafe import Markup
 
+from scorekeeper.extensions import db
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.text.locale import (
@@ -53,13 +61,15 @@ from scorekeeper.text.locale import (
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label
+from scorekeeper.web import workers
+from scorekeeper.web.bodies import work_slot_lent
 from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.chart import legend_sample, progression_svg
 from scorekeeper.web.sheets.content import Sheet
 from scorekeeper.web.sheets.engine import PAPERS, Job
 from scorekeeper.web.sheets.renderer import Limits
 
-__all__ = ["PAPERS", "PdfCache", "html_to_pdf", "render_blank", "render_sheet"]
+__all__ = ["PAPERS", "PdfCache", "html_to_pdf", "public_url", "render_blank", "render_sheet"]
 
 CACHE_SIZE = 64
 
@@ -82,14 +92,31 @@ _SPACES = re.compile(r"[ \t\r\n]+")
 
 
 def render_limits() -> Limits:
-    """The app's render limits: ``PDF_RENDER_TIMEOUT``, ``PDF_QUEUE_WAIT``, ``PDF_RENDER_SLOTS``."""
+    """The app's render limits (``PDF_RENDER_TIMEOUT``, ``PDF_QUEUE_WAIT``,
+    ``PDF_RENDER_SLOTS``, ``PDF_PER_CLIENT``) for this request's client."""
     config = current_app.config
     return Limits(
         timeout=float(config.get("PDF_RENDER_TIMEOUT", pdf_renderer.RENDER_TIMEOUT)),
         queue_wait=float(config.get("PDF_QUEUE_WAIT", pdf_renderer.QUEUE_WAIT)),
         slots=int(config.get("PDF_RENDER_SLOTS") or Limits.slots),
         slot_dir=Path(config["PDF_SLOT_DIR"]),
+        per_client=int(config.get("PDF_PER_CLIENT") or pdf_renderer.PER_CLIENT),
+        client=workers.client_of(request.remote_addr if has_request_context() else None),
     )
+
+
+def public_url(endpoint: str, own_host: bool = False, **values: Any) -> str:
+    """A page's address as a PDF prints it: ``PUBLIC_URL`` and the path, or the path alone.
+
+    Never from the request's ``Host``: a PDF is kept and served to everyone who asks
+    for it, so a forged host must neither make a new one nor leave its address in one.
+    ``own_host``: a PDF only its owner may ask for (a club night's table cards, for its
+    director) takes the request's host when ``PUBLIC_URL`` is unset, its key too.
+    """
+    base = str(current_app.config.get("PUBLIC_URL") or "").rstrip("/")
+    if own_host and not base:
+        return url_for(endpoint, _external=True, **values)
+    return base + url_for(endpoint, **values)
 
 
 def html_to_pdf(html: str, paper: str) -> bytes:
@@ -108,7 +135,14 @@ def html_to_pdf(html: str, paper: str) -> bytes:
         direction=text_direction(),
         digits=current_digits(),
     )
-    return pdf_renderer.RENDERER.render(job, render_limits())
+    limits = render_limits()
+    if not has_request_context():
+        return pdf_renderer.RENDERER.render(job, limits)
+    # Everything the PDF shows is in the HTML: the session's connection goes back to the
+    # pool, and the request's slot to the other requests, while it waits for the render.
+    db.session.close()
+    with work_slot_lent():
+        return pdf_renderer.RENDERER.render(job, limits)
 
 
 # --- the documents ---------------------------------------------------------------------------

@@ -15,8 +15,18 @@ interpreter, never a fork of a worker) and waits for the PDF:
   once across all the workers of one server: each render holds one of that
   many slot files, locked with ``flock`` (a lock the kernel drops when its
   process dies, so a killed worker never keeps a slot). A request that finds
-  no slot free within ``PDF_QUEUE_WAIT`` seconds gets a 503 with
-  ``Retry-After``; the other tables' pages are never queued behind sheets.
+  no slot free within ``PDF_QUEUE_WAIT`` seconds (2 by default: it holds a
+  thread and a connection meanwhile) gets a 503 with ``Retry-After``; the other
+  tables' pages are never queued behind sheets. While it waits and renders, a
+  request holds none of its worker's request slots nor a database connection
+  (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`,
+  :func:`scorekeeper.web.bodies.work_slot_lent`).
+- **A bound per client.** One client (an address, an IPv6 /64:
+  :func:`~scorekeeper.web.workers.client_of`) has at most ``PDF_PER_CLIENT``
+  renders running or waiting at once, across the server; one more is a 429
+  at once, so that a few looping clients cannot fill the queue.
+- **The tables first.** A render process runs at the lowest ``nice``, so the
+  pages keep their latency while sheets render on every core.
 
 A render process is kept for the next render of the same worker: WeasyPrint's
 start-up (about a second) is paid once, after the fork, by :meth:`Renderer.prewarm`
@@ -44,7 +54,8 @@ log = logging.getLogger(__name__)
 
 
 RENDER_TIMEOUT = 20.0
-QUEUE_WAIT = 10.0
+QUEUE_WAIT = 2.0
+PER_CLIENT = 2
 RETRY_AFTER_SECONDS = 5
 ENGINE_MODULE = "scorekeeper.web.sheets.engine"
 IDLE_KEPT = 4
@@ -57,7 +68,8 @@ class SheetUnavailable(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-        """``"busy"`` (no free slot in time), ``"timeout"`` or ``"failed"``."""
+        """``"client"`` (this client has its renders already: a 429), ``"busy"`` (no free
+        slot in time), ``"timeout"`` or ``"failed"``."""
 
 
 @dataclass(frozen=True)
@@ -69,17 +81,30 @@ class Limits:
     slots: int = os.cpu_count() or 1
     # Read when a Limits is made, not at import: a test run points TMPDIR elsewhere.
     slot_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "scorekeeper-pdf")
+    per_client: int = PER_CLIENT
+    client: str = "unknown"
+    """Whose render this is (:func:`~scorekeeper.web.workers.client_of`)."""
 
 
-SETTINGS = {"PDF_RENDER_TIMEOUT": float, "PDF_QUEUE_WAIT": float, "PDF_RENDER_SLOTS": int}
+SETTINGS = {
+    "PDF_RENDER_TIMEOUT": float,
+    "PDF_QUEUE_WAIT": float,
+    "PDF_RENDER_SLOTS": int,
+    "PDF_PER_CLIENT": int,
+}
 
 
 def config_from_env(overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """The render settings the environment gives (``PDF_RENDER_TIMEOUT=30``…), as numbers.
+    """The render settings the environment gives (``PDF_RENDER_TIMEOUT=30``…), as numbers,
+    and ``PDF_SLOT_DIR``, the slots' folder (the default is one per server).
 
     A value that is not a positive number is refused at start-up, naming the setting.
     """
-    return workers.settings_from_env(SETTINGS, overrides)
+    settings = workers.settings_from_env(SETTINGS, overrides)
+    folder = os.environ.get("PDF_SLOT_DIR", "").strip()
+    if folder and "PDF_SLOT_DIR" not in overrides:
+        settings["PDF_SLOT_DIR"] = folder
+    return settings
 
 
 def slot_dir_for(*server_settings: str) -> Path:
@@ -93,12 +118,16 @@ def slot_dir_for(*server_settings: str) -> Path:
 
 @contextlib.contextmanager
 def server_slot(limits: Limits) -> Iterator[None]:
-    """Hold one of ``limits.slots`` render slots; :class:`SheetUnavailable` if none frees up."""
+    """Hold one of the client's places, then one of ``limits.slots`` render slots;
+    :class:`SheetUnavailable` ``"client"`` at once if the client has none left, ``"busy"``
+    if no render slot frees up in time."""
+    name = workers.client_slot_name("client", limits.client)
     try:
-        with workers.hold_slot(limits.slot_dir, "slot", limits.slots, limits.queue_wait):
+        place = workers.hold_slot(limits.slot_dir, name, limits.per_client, 0)
+        with place, workers.hold_slot(limits.slot_dir, "slot", limits.slots, limits.queue_wait):
             yield
-    except NoSlot:
-        raise SheetUnavailable("busy") from None
+    except NoSlot as full:
+        raise SheetUnavailable("busy" if str(full) == "slot" else "client") from None
 
 
 class Renderer(ProcessPool):

@@ -8,8 +8,11 @@
 Views are thin: :func:`scorekeeper.store.games.load_game` replays the game once,
 :func:`scorekeeper.web.sheets.content.build_sheet` prepares the content and
 :mod:`scorekeeper.web.sheets.pdf` renders it. A game's PDF is cached by (id, version,
-paper, address, language, digits) and carries an ETag that names the same, so
-``If-None-Match`` gets a 304 only for the same sheet in the same language.
+paper, language, digits), each checked (an unknown paper is a 400, an unknown language
+or digits the default: :func:`scorekeeper.text.locale.current_locale`), and carries an
+ETag that names the same, so ``If-None-Match`` gets a 304 only for the same sheet in
+the same language. The host is no part of it: the sheet's link and QR code start
+with ``PUBLIC_URL`` (:func:`scorekeeper.web.sheets.pdf.public_url`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request
 from flask.blueprints import BlueprintSetupState
 from werkzeug.routing import BuildError
 
@@ -54,8 +57,9 @@ def _cache() -> pdf.PdfCache:
     return cache
 
 
-def _paper() -> str:
-    """The ``paper`` query parameter, checked: "a4" (default) or "letter"; else a 400."""
+def requested_paper() -> str:
+    """The ``paper`` query parameter of every PDF, checked: "a4" (default) or "letter";
+    else a 400 naming the choices (never a render, never a new cache entry)."""
     values = request.args.getlist("paper")
     if len(values) > 1:
         abort(400, description=_("Give the paper size once: paper=a4 or paper=letter."))
@@ -68,11 +72,11 @@ def _paper() -> str:
 
 
 def _game_url(game_id: str) -> str:
-    """The game's read-only page, absolute (for the QR code)."""
+    """The game's read-only page as the sheet prints it (for the QR code)."""
     try:
-        return url_for("web.game", game_id=game_id, _external=True)
+        return pdf.public_url("web.game", game_id=game_id)
     except BuildError:  # the pages blueprint is not there (a trimmed-down app)
-        return request.host_url.rstrip("/") + f"/games/{quote(game_id)}"
+        return str(current_app.config.get("PUBLIC_URL") or "") + f"/games/{quote(game_id)}"
 
 
 def _slug(name: str, seat: int) -> str:
@@ -109,7 +113,7 @@ def _pdf_response(data: bytes, filename: tuple[str, str]) -> Response:
 @bp.get("/games/<game_id>/sheet.pdf")
 def sheet(game_id: str) -> Response:
     """The game's score sheet; 304 if the caller's copy is current."""
-    paper = _paper()
+    paper = requested_paper()
     try:
         loaded = services.load_game(game_id)
     except services.GameNotFound:
@@ -120,7 +124,7 @@ def sheet(game_id: str) -> Response:
         response = Response(status=304)
     else:
         game_url = _game_url(game_id)
-        key = (loaded.id, loaded.version, paper, game_url, locale, digits)
+        key = (loaded.id, loaded.version, paper, locale, digits)
         data = _cache().get_or_render(
             key, lambda: pdf.render_sheet(build_sheet(loaded), paper, game_url)
         )
@@ -157,11 +161,20 @@ def _blank_players() -> list[str]:
 
 @bp.get("/sheets/blank.pdf")
 def blank() -> Response:
-    """A blank score sheet for a table with no phone, optionally with the players' names."""
-    paper = _paper()
+    """A blank score sheet for a table with no phone, optionally with the players' names.
+
+    Without names it is kept (one per paper, language and digits); with names it is
+    rendered each time and never kept: names are endless, and each new set kept would
+    push a game's sheet out of the cache. Such renders count against the client's share
+    (:mod:`scorekeeper.web.sheets.renderer`), like any other.
+    """
+    paper = requested_paper()
     players = _blank_players()
-    key = ("blank", tuple(players), paper, current_locale(), current_digits())
-    data = _cache().get_or_render(key, lambda: pdf.render_blank(players, paper))
+    if players:
+        data = pdf.render_blank(players, paper)
+    else:
+        key = ("blank", paper, current_locale(), current_digits())
+        data = _cache().get_or_render(key, lambda: pdf.render_blank(players, paper))
     names = [_slug(n, s) for s, n in enumerate(players) if n]
     filename = "-".join(["trix-blank", *names]) + ".pdf"
     response = _pdf_response(data, (filename, filename))

@@ -195,3 +195,37 @@ def test_an_old_job_still_locked_is_kept_only_while_it_runs(
         assert folder.exists() is kept
     finally:
         os.close(owner)
+
+
+def test_the_same_claim_posted_again_follows_the_running_one(slow_app: Flask) -> None:
+    client = slow_app.test_client()
+    page = post(client, time_limit="3")
+    assert post(client, time_limit="3") == page  # no second search, not a 429 either
+    other = slow_app.test_client()  # another phone at the table, the same claim
+    assert post(other, time_limit="3") == page
+    wait_for(client, page, "done")
+
+
+def test_one_game_has_one_claim_at_a_time_on_the_pages(slow_app: Flask) -> None:
+    from scorekeeper.rules.ruleset import RuleSet
+    from scorekeeper.store import games as services
+
+    with slow_app.app_context():
+        loaded, _token = services.create_game(["Rana", "Sami", "Omar", "Lina"], 0, RuleSet())
+    client = slow_app.test_client()
+    page = post(client, time_limit="3", for_game=loaded.id)
+    refused = client.post(
+        "/disputes/claim",
+        data={**CLAIM, "time_limit": "2", "for_game": loaded.id},
+        environ_base={"REMOTE_ADDR": "198.51.100.4"},  # another client: still one per game
+    )
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "5"
+    assert "A claim for this game is already being judged." in refused.get_data(as_text=True)
+    alone = client.post(
+        "/disputes/claim",
+        data={**CLAIM, "time_limit": "2"},
+        environ_base={"REMOTE_ADDR": "198.51.100.4"},
+    )
+    assert alone.status_code == 303  # the same claim without the game is another one
+    assert alone.headers["Location"].split("#")[0] != page
+    wait_for(client, page, "done")

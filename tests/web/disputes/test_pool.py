@@ -95,7 +95,7 @@ def test_the_engines_refusal_comes_back_as_the_same_error(tmp_path: Path) -> Non
 
 def test_one_claim_more_than_the_places_is_refused_busy(tmp_path: Path) -> None:
     bound = limits(tmp_path, slots=2, queue=0, per_client=9, module=SLOW)
-    running = [in_background(slow_claim(2), bound) for _ in range(2)]
+    running = [in_background(slow_claim(2 + n / 10), bound) for n in range(2)]  # two claims
     wait_until_running(bound, 2)
     with pytest.raises(ClaimUnavailable) as refused:  # at once: nothing may queue
         pool.judge(SMALL, bound, "a")
@@ -116,14 +116,19 @@ def test_a_queued_claim_waits_for_a_place_then_runs(tmp_path: Path) -> None:
     first.join(30)
 
 
-def test_a_queued_claim_waits_no_longer_than_the_queue_wait(tmp_path: Path) -> None:
+def test_a_queued_claim_waits_no_longer_than_the_queue_wait_and_is_told_when_a_place_frees(
+    tmp_path: Path,
+) -> None:
     bound = limits(tmp_path, slots=1, queue=1, per_client=9, queue_wait=0.3, module=SLOW)
-    first, _ = in_background(slow_claim(2), bound)
+    first, _ = in_background(slow_claim(6), bound)
     wait_until_running(bound, 1)
     with pytest.raises(ClaimUnavailable) as refused:
         pool.judge(SMALL, bound, "b")
     assert refused.value.reason == "busy"
+    # the running search must end within its 6 s and the line's grace: not the pool's 5 s
+    assert 5 < refused.value.retry_after <= 6 + pool.LINE_GRACE
     first.join(30)
+    assert pool.seconds_to_a_place(bound) == pool.RETRY_AFTER_SECONDS  # nothing runs
 
 
 def test_one_client_has_at_most_its_share(tmp_path: Path) -> None:
@@ -199,3 +204,55 @@ def test_by_default_a_core_is_left_to_the_pages(tmp_path: Path) -> None:
     bound = pool.limits_from({}, tmp_path)
     assert bound.slots == max(1, (os.cpu_count() or 1) - 1)
     assert pool.limits_from({"CLAIM_SLOTS": 4}, tmp_path).slots == 4
+
+
+# --- fair to the room ------------------------------------------------------------------------
+
+
+def test_the_same_claim_asked_twice_at_once_is_searched_once(tmp_path: Path) -> None:
+    """No place to queue in: without sharing, the second would be refused busy."""
+    bound = limits(tmp_path, slots=1, queue=0, per_client=1, module=SLOW)
+    first, first_outcome = in_background(slow_claim(1), bound, client="10.0.0.1")
+    wait_until_running(bound, 1)
+    second = pool.judge(slow_claim(1), bound, "10.0.0.2")
+    first.join(30)
+    assert second == first_outcome[0] and second["decided"] is False
+    # kept a while for the same claim: answered at once, even from a client at its share
+    with pool.admit(bound, "10.0.0.3"):
+        assert pool.judge(slow_claim(1), bound, "10.0.0.3") == second
+
+
+def test_the_same_refusal_is_shared_too(tmp_path: Path) -> None:
+    bound = limits(tmp_path)
+    for _ in range(2):
+        with pytest.raises(MalformedError):
+            pool.judge({**SMALL, "time_limit": 100}, bound, "a")
+
+
+def test_one_game_has_one_claim_at_a_time(tmp_path: Path) -> None:
+    bound = limits(tmp_path, slots=3, per_client=9)
+    with pool.admit(bound, "a", game="g1"):
+        with pytest.raises(ClaimUnavailable) as refused:
+            pool.admit(bound, "b", game="g1")
+        assert refused.value.reason == "game" and refused.value.retry_after == 5
+        pool.admit(bound, "b", game="g2").close()
+    pool.admit(bound, "b", game="g1").close()
+
+
+def test_by_default_three_clients_leave_places_to_the_others(tmp_path: Path) -> None:
+    for cores in (1, 2, 8):
+        slots, queue = max(1, cores - 1), 2 * cores + 2
+        bound = pool.limits_from({"CLAIM_SLOTS": slots, "CLAIM_QUEUE": queue}, tmp_path)
+        assert bound.per_client == 1 and slots + queue - 3 * bound.per_client >= 2
+    assert pool.limits_from({}, tmp_path).queue == pool.QUEUE
+
+
+def test_an_ipv6_client_is_its_64(make_app: Any) -> None:
+    app = make_app()
+    for address, client in [
+        ("2001:db8:a:b:1::1", "2001:db8:a:b::/64"),
+        ("2001:db8:a:b:ffff::2", "2001:db8:a:b::/64"),
+        ("203.0.113.9", "203.0.113.9"),
+    ]:
+        with app.test_request_context(environ_base={"REMOTE_ADDR": address}):
+            assert pool.client_address() == client

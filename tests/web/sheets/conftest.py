@@ -23,6 +23,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from scorekeeper.web.sheets import pdf
 from tests.common import NAMES, C, D, K, Q, T
 
 ARABIC_NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]
@@ -140,3 +141,17 @@ class PdfTools:
 @pytest.fixture
 def pdfs() -> type[PdfTools]:
     return PdfTools
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Counts renders (calls of pdf.html_to_pdf), by paper."""
+    calls: list[str] = []
+    real = pdf.html_to_pdf
+
+    def counting(html: str, paper: str) -> bytes:
+        calls.append(paper)
+        return real(html, paper)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", counting)
+    return calls

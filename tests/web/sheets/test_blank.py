@@ -68,16 +68,21 @@ def test_blank_sheet_on_letter_paper_is_one_page(client: FlaskClient, pdfs: Any)
     assert "Seat 1: رنا" in text and "Seat 2: Sami" in text
 
 
-def test_a_second_blank_download_is_cached(
+def test_a_second_blank_download_is_cached_but_never_one_with_names(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Names are endless: a sheet kept for each set of them would push the games' sheets
+    out of the cache, so only the blank sheet without names is kept."""
     from scorekeeper.web.sheets import pdf
 
     calls: list[str] = []
     real = pdf.html_to_pdf
     monkeypatch.setattr(pdf, "html_to_pdf", lambda h, p: calls.append(p) or real(h, p))
-    assert blank(client, "?players=A,B").data == blank(client, "?players=A,B").data
+    assert blank(client, "").data == blank(client, "?lang=zz&digits=xx&other=1").data
     assert calls == ["a4"]
+    assert blank(client, "?players=A,B").data == blank(client, "?players=A,B").data
+    assert calls == ["a4"] * 3
+    assert len(client.application.extensions["pdf_cache"]) == 1
 
 
 @pytest.mark.parametrize(

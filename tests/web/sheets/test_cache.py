@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -15,20 +14,6 @@ from scorekeeper.store import games as services
 from scorekeeper.web.sheets import pdf
 
 Play = Callable[..., services.LoadedGame]
-
-
-@pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Counts WeasyPrint renders (calls of pdf.html_to_pdf), by paper."""
-    calls: list[str] = []
-    real = pdf.html_to_pdf
-
-    def counting(html: str, paper: str) -> bytes:
-        calls.append(paper)
-        return real(html, paper)
-
-    monkeypatch.setattr(pdf, "html_to_pdf", counting)
-    return calls
 
 
 def test_second_download_of_an_unchanged_game_comes_from_the_cache(
