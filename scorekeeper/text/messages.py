@@ -596,6 +596,8 @@ _WEB: dict[str, Template] = {
         "The entry id %(entry_id)s was already used for another change to this game; "
         "send this change under a new id."
     ),
+    "json_type.object": N_("“%(name)s” must be a JSON object, not %(kind)s."),
+    "json_type.list": N_("“%(name)s” must be a JSON list, not %(kind)s."),
     "bad_entry_id": N_("“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not %(value)s."),
 }
 

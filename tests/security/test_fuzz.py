@@ -16,7 +16,11 @@ import copy
 import io
 import json
 import random
+import re
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -35,6 +39,8 @@ from scorekeeper.rules.deals import random_deal
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
+from scorekeeper.store.circles import services as circles
+from tests import malformed
 from tests.conftest import postgres_schema_app
 
 API = "/api/v1"
@@ -661,3 +667,121 @@ class TestShapes:
         body = {**NEW_GAME_BODY, "first_king": huge}
         assert _api(client, "POST", f"{API}/games", _json(body), {}).status_code == 422
         assert snapshot(game.id) == before
+
+
+# --- every JSON endpoint of docs/API.md: a wrong type at every level ---------------------------
+
+
+@dataclass
+class Stage:
+    """Something to aim each endpoint at: a game (its token, and a browser that owns it for
+    the offline sync), a club night with a round drawn, a circle, and a game's backup."""
+
+    places: dict[str, Any]
+    tokens: dict[str, str]
+    owner: FlaskClient
+
+
+@pytest.fixture
+def stage(app: Flask, client: FlaskClient, start: Any, phone: Any) -> Stage:
+    game = start()
+    circle, circle_token = circles.create_circle("Friday club", malformed.PLAYERS)
+    created = client.post(f"{API}/events", json=malformed.NEW_EVENT).get_json()
+    director = created["director_token"]
+    drawn = client.post(
+        f"{API}/events/{created['id']}/rounds", headers={"Authorization": f"Bearer {director}"}
+    ).get_json()
+    places: dict[str, Any] = {
+        "game": game.id,
+        "event": created["id"],
+        "table_game": drawn["tables"][0]["game"],
+        "circle": circle.id,
+        "member": str(circle.members[0].id),
+        "backup": client.get(f"{API}/games/{game.id}/export").get_json(),
+    }
+    tokens = {"game": game.token, "director": director, "circle": circle_token}
+    return Stage(places, tokens, phone(game, game.token, owner=True))
+
+
+def _fingerprint() -> tuple[int, ...]:
+    db.session.rollback()
+    found = malformed.fingerprint(db.session.connection())
+    db.session.rollback()
+    return found
+
+
+def _send(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint, path: str, body: bytes | None
+) -> TestResponse:
+    headers = {}
+    if endpoint.auth in stage.tokens:
+        headers["Authorization"] = f"Bearer {stage.tokens[endpoint.auth]}"
+    if endpoint.if_match:
+        target = stage.places["table_game" if "{table_game}" in endpoint.path else "game"]
+        headers["If-Match"] = client.get(f"{API}/games/{target}").headers["ETag"]
+    sender = stage.owner if endpoint.auth == "session" else client
+    return _api(sender, endpoint.method, path, body or b"", headers)
+
+
+def _refused_writes_nothing(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint, path: str, body: bytes | None
+) -> int:
+    """Send one request: never a 5xx, always JSON, and a refusal leaves every table as it was."""
+    before = _fingerprint()
+    response = _send(client, stage, endpoint, path, body)
+    shown = (endpoint.method, path, (body or b"")[:200])
+    assert response.status_code < 500, (*shown, response.get_data(as_text=True)[:300])
+    assert response.is_json or response.status_code == 304, shown
+    if response.status_code >= 400:
+        assert _fingerprint() == before, (*shown, response.status_code)
+    return response.status_code
+
+
+def test_the_fuzz_covers_every_json_route(app: Flask) -> None:
+    """A JSON route added later is fuzzed too: each ``/api/v1`` route is in the table."""
+    routes = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith(API)}
+    assert routes == {endpoint.rule for endpoint in malformed.ENDPOINTS}
+    text = (Path(__file__).parents[2] / "docs" / "API.md").read_text()
+    spelled = re.findall(r"`((?:GET|POST|PUT|DELETE) (?:/api/v1|…)/[^`?]*)`", text)
+    documented = {_shape(_expand(route)) for route in spelled}
+    fuzzed = {_shape(f"{e.method} {e.path}") for e in malformed.ENDPOINTS}
+    assert documented and documented <= fuzzed, documented - fuzzed
+
+
+def _expand(route: str) -> str:
+    """API.md's short forms: ``POST …/events/<eid>/close``, ``POST …/deals`` (a game's)."""
+    short = "…/events/" if "…/events/" in route else "…/"
+    return route.replace(short, f"{API}/events/" if short == "…/events/" else f"{API}/games/<id>/")
+
+
+def _shape(route: str) -> str:
+    """A route with every id or number in it as ``<>``: how API.md and the table compare."""
+    return re.sub(r"<[^>]*>|\{[^}]*\}|/1(?=/|$)", lambda m: "/<>" if m[0] == "/1" else "<>", route)
+
+
+KINDS_PER_PATH = 3
+"""Wrong values put at each part of a body, taken in turn from the list so that across a body's
+parts each kind lands at each depth; the whole list at every part costs five times as long."""
+
+
+@pytest.mark.parametrize("endpoint", malformed.ENDPOINTS, ids=lambda e: f"{e.method} {e.path}")
+def test_every_endpoint_refuses_every_wrong_type(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint
+) -> None:
+    kinds = 1 if endpoint.path.endswith("/import") else KINDS_PER_PATH
+    statuses = Counter(
+        _refused_writes_nothing(client, stage, endpoint, path, body)
+        for _method, path, body in malformed.requests_of(endpoint, stage.places, kinds)
+    )
+    assert statuses, endpoint
+
+
+@FUZZ_SLOW
+@given(data=st.data())
+def test_fuzz_every_endpoint(client: FlaskClient, stage: Stage, data: st.DataObject) -> None:
+    endpoint = data.draw(st.sampled_from([e for e in malformed.ENDPOINTS if e.bodies]))
+    base = malformed.fill(data.draw(st.sampled_from(endpoint.bodies)), stage.places)
+    body = data.draw(bodies(base))
+    path = endpoint.path.format(**{k: v for k, v in stage.places.items() if isinstance(v, str)})
+    event(f"{endpoint.method} {endpoint.path}")
+    _refused_writes_nothing(client, stage, endpoint, path, body)
