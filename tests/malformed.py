@@ -187,7 +187,9 @@ class Endpoint:
 ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/api/v1/check/deal", None, [{"rules": FULL_RULES, **FULL_DEAL}]),
     Endpoint("POST", "/api/v1/check/play", None, [PLAY]),
-    Endpoint("POST", "/api/v1/check/redeal", None, [{"rules": {}, "contract": "trix", "hand": HAND}]),
+    Endpoint(
+        "POST", "/api/v1/check/redeal", None, [{"rules": {}, "contract": "trix", "hand": HAND}]
+    ),
     Endpoint("POST", "/api/v1/check/claim", None, [CLAIM, TRIX_CLAIM]),
     Endpoint("POST", "/api/v1/games", None, [NEW_GAME]),
     Endpoint("GET", "/api/v1/games/{game}"),
