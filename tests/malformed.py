@@ -170,6 +170,11 @@ class Endpoint:
     if_match: bool = False
 
     @property
+    def writes(self) -> bool:
+        """Whether the route may write at all (the checks and the reads never do)."""
+        return self.method != "GET" and "/check/" not in self.path
+
+    @property
     def rule(self) -> str:
         """The route as Flask spells it, to compare with the app's URL map."""
         return (
@@ -215,7 +220,6 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/v1/events/{event}"),
     Endpoint("POST", "/api/v1/events/{event}/rounds", "director"),
     Endpoint("POST", "/api/v1/events/{event}/rounds/1/lock", "director", [{"locked": False}]),
-    Endpoint("POST", "/api/v1/events/{event}/close", "director"),
     Endpoint("POST", "/api/v1/events/{event}/players", "director", [{"name": "Hadi"}]),
     Endpoint("POST", "/api/v1/events/{event}/players/leave", "director", [{"name": "Nour"}]),
     Endpoint(
@@ -228,6 +232,9 @@ ENDPOINTS: list[Endpoint] = [
         [{"player": "Rana", "substitute": "Hadi"}],
     ),
     Endpoint("POST", "/api/v1/events/{event}/rounds/1/redraw", "director", [{"player": "Rana"}]),
+    Endpoint(  # last: a closed event refuses the rest
+        "POST", "/api/v1/events/{event}/close", "director"
+    ),
     Endpoint(
         "POST",
         "/api/v1/circles",

@@ -691,10 +691,14 @@ def stage(app: Flask, client: FlaskClient, start: Any, phone: Any) -> Stage:
     drawn = client.post(
         f"{API}/events/{created['id']}/rounds", headers={"Authorization": f"Bearer {director}"}
     ).get_json()
+    first = drawn["tables"][0]
+    deal = {**malformed.KING_DEAL, "king": 0}
+    headers = {"Authorization": f"Bearer {first['edit_token']}"}
+    client.post(f"{API}/games/{first['game']}/deals", json=deal, headers=headers)
     places: dict[str, Any] = {
         "game": game.id,
         "event": created["id"],
-        "table_game": drawn["tables"][0]["game"],
+        "table_game": first["game"],
         "circle": circle.id,
         "member": str(circle.members[0].id),
         "backup": client.get(f"{API}/games/{game.id}/export").get_json(),
