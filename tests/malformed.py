@@ -32,16 +32,19 @@ def nested(depth: int, leaf: Any = 1) -> Any:
     return value
 
 
-WRONG_VALUES: list[tuple[str, Any]] = [
+WRONG_TYPES: list[tuple[str, Any]] = [
     ("number", 4),
-    ("float", 1.5),
     ("true", True),
     ("null", None),
     ("list", ["contracts"]),
     ("object", {"a": 1}),
+    ("text", "x"),
+]
+"""A value of each JSON type: every part of a body gets each one that it is not."""
+ODD_VALUES: list[tuple[str, Any]] = [
+    ("float", 1.5),
     ("empty list", []),
     ("empty object", {}),
-    ("text", "x"),
     ("huge text", "x" * 60_000),
     ("unicode", "\u202eعمر 🂡 e\u0301 \u200b"),
     ("nul", "a\x00b"),
@@ -49,7 +52,7 @@ WRONG_VALUES: list[tuple[str, Any]] = [
     ("huge int", 2**64),
     ("deep", nested(30)),
 ]
-"""Each kind of wrong value, put in turn at every level of a valid body."""
+"""Stranger values, taken in turn across a body's parts (so each lands at several depths)."""
 NOT_OBJECTS: list[bytes] = [
     b"4", b"1.5", b"true", b"null", b'"x"', b"[]", b'["contracts"]', b"{", b"",
     b"\xff\xfe", b"[" * 5000, json.dumps(nested(40)).encode(),
@@ -90,14 +93,16 @@ def dumps(value: Any) -> bytes:
     return json.dumps(value).encode()
 
 
-def malformed_bodies(base: dict[str, Any], kinds_per_path: int = len(WRONG_VALUES)) -> list[bytes]:
-    """Bodies built from ``base``: every part of it replaced by ``kinds_per_path`` kinds of
-    wrong value (taken in turn, so that across the paths every kind lands at every depth),
-    each part deleted, an unknown key in each object, and the bodies that are no object."""
+def malformed_bodies(base: dict[str, Any], depth: int = 99, odd: int = 1) -> list[bytes]:
+    """Bodies built from ``base``: each part of it down to ``depth`` levels replaced by a value
+    of every JSON type (deeper parts: one type, taken in turn), and by ``odd`` of the
+    :data:`ODD_VALUES`; each part deleted; an unknown key in each object; and the bodies
+    that are no object."""
     bodies: list[bytes] = list(NOT_OBJECTS)
     for index, path in enumerate(_paths(base)[1:]):
-        for step in range(kinds_per_path):
-            _label, value = WRONG_VALUES[(index + step) % len(WRONG_VALUES)]
+        types = WRONG_TYPES if len(path) <= depth else [WRONG_TYPES[index % len(WRONG_TYPES)]]
+        wrong = [*types, *(ODD_VALUES[(index + step) % len(ODD_VALUES)] for step in range(odd))]
+        for _label, value in wrong:
             bodies.append(dumps(_with(base, path, "replace", value)))
         bodies.append(dumps(_with(base, path, "delete")))
     for path in _paths(base):
@@ -261,7 +266,7 @@ def fill(value: Any, places: dict[str, str]) -> Any:
 
 
 def requests_of(
-    endpoint: Endpoint, places: dict[str, Any], kinds_per_path: int = len(WRONG_VALUES)
+    endpoint: Endpoint, places: dict[str, Any], depth: int = 99, odd: int = 1
 ) -> Iterator[tuple[str, str, bytes | None]]:
     """(method, path, body) for every malformed body of ``endpoint``; a route that reads no
     body gets the bodies that are no object (it must ignore them, or refuse them)."""
@@ -271,7 +276,7 @@ def requests_of(
             yield endpoint.method, path, body
         return
     for base in endpoint.bodies:
-        for body in malformed_bodies(fill(base, places), kinds_per_path):
+        for body in malformed_bodies(fill(base, places), depth, odd):
             yield endpoint.method, path, body
 
 
