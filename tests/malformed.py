@@ -60,15 +60,15 @@ NOT_OBJECTS: list[bytes] = [
 """Whole bodies that are not a JSON object (or not JSON at all)."""
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def part_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path to a part of ``value`` (object keys and list indexes), the root first."""
     found = [path]
     if isinstance(value, dict):
         for key, item in value.items():
-            found += _paths(item, (*path, key))
+            found += part_paths(item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
+            found += part_paths(item, (*path, index))
     return found
 
 
@@ -99,13 +99,13 @@ def malformed_bodies(base: dict[str, Any], depth: int = 99, odd: int = 1) -> lis
     :data:`ODD_VALUES`; each part deleted; an unknown key in each object; and the bodies
     that are no object."""
     bodies: list[bytes] = list(NOT_OBJECTS)
-    for index, path in enumerate(_paths(base)[1:]):
+    for index, path in enumerate(part_paths(base)[1:]):
         types = WRONG_TYPES if len(path) <= depth else [WRONG_TYPES[index % len(WRONG_TYPES)]]
         wrong = [*types, *(ODD_VALUES[(index + step) % len(ODD_VALUES)] for step in range(odd))]
         for _label, value in wrong:
             bodies.append(dumps(_with(base, path, "replace", value)))
         bodies.append(dumps(_with(base, path, "delete")))
-    for path in _paths(base):
+    for path in part_paths(base):
         if path and isinstance(_at(base, path), dict):
             bodies.append(dumps(_with(base, path, "add", 1)))
     bodies.append(dumps({**base, "unknown_key": 1}))

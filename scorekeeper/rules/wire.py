@@ -23,7 +23,7 @@ from typing import Any
 from scorekeeper.rules.captures import is_seat
 from scorekeeper.rules.cards import CARD_BY_TEXT, Card
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import MalformedError, ProblemList
+from scorekeeper.rules.errors import MalformedError, ProblemList, RulesError
 
 
 def json_kind(raw: object) -> str:
@@ -54,27 +54,25 @@ def json_object(raw: object, field: str) -> Mapping[str, Any]:
     """
     if isinstance(raw, Mapping):
         return raw
-    raise MalformedError.one(
-        "json_type",
-        f"“{field}” must be a JSON object, not {json_kind(raw)}.",
-        field=field,
-        name=field,
-        kind=json_kind(raw),
-        variant="object",
-    )
+    raise _wrong_type(raw, field, "object")
 
 
 def json_list(raw: object, field: str) -> list[Any]:
     """``raw`` when it is a JSON list; otherwise 422 naming ``field``."""
     if isinstance(raw, list | tuple):
         return list(raw)
-    raise MalformedError.one(
+    raise _wrong_type(raw, field, "list")
+
+
+def _wrong_type(raw: object, field: str, wanted: str) -> RulesError:
+    kind = json_kind(raw)
+    return MalformedError.one(
         "json_type",
-        f"“{field}” must be a JSON list, not {json_kind(raw)}.",
+        f"“{field}” must be a JSON {wanted}, not {kind}.",
         field=field,
         name=field,
-        kind=json_kind(raw),
-        variant="list",
+        kind=kind,
+        variant=wanted,
     )
 
 

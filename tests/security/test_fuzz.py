@@ -42,6 +42,7 @@ from scorekeeper.store import models
 from scorekeeper.store.circles import services as circles
 from tests import malformed
 from tests.conftest import postgres_schema_app
+from tests.malformed import part_paths as _paths
 
 API = "/api/v1"
 MAX_EXAMPLES = 100
@@ -101,18 +102,6 @@ def nested(depth: int, leaf: str = "1") -> str:
         + leaf
         + "".join("]" if i % 2 else "}" for i in reversed(range(depth)))
     )
-
-
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a part of ``value`` (dict keys and list indexes)."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
-    return found
 
 
 @st.composite
