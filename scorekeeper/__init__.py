@@ -32,6 +32,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.store import checkpoints  # noqa: F401  (SQLite's checkpoints, aside)
     from scorekeeper.web import errors, language, routes
     from scorekeeper.web.api import routes as api
+    from scorekeeper.web.backup import size
     from scorekeeper.web.offline import sync
     from scorekeeper.web.sheets import routes as export
 
@@ -62,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sync.bp, url_prefix="/api/v1")
     app.register_blueprint(export.bp)
     _harden(app)
+    size.init_app(app)  # last, so that its limit is set before anything reads a body
     return app
 
 

@@ -56,6 +56,7 @@ from scorekeeper.rules.game_log import (
     sum_scores,
     team_of,
 )
+from scorekeeper.rules.redeal import check_redeals_in_a_row
 from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Starter
 from scorekeeper.rules.scoring import check_contracts, score_deal, team_totals, zero_sum_report
 
@@ -321,6 +322,16 @@ class Game:
             return self._apply_kingdom_deal(entry)
         return self._apply_extra_deal(entry)
 
+    @property
+    def redeals_in_a_row(self) -> int:
+        """Redeals and misdeals at the end of the log: how often the next deal was dealt again."""
+        count = 0
+        for entry in reversed(self.log):
+            if not isinstance(entry, RedealEntry):
+                break
+            count += 1
+        return count
+
     def _apply_kingdom_deal(self, entry: DealEntry) -> Game:
         kingdom = self.kingdoms[-1]
         king = self._king_for(entry)
@@ -346,6 +357,7 @@ class Game:
 
     def _apply_redeal(self, entry: RedealEntry) -> Game:
         check_redeal_shape(entry)
+        check_redeals_in_a_row(self.redeals_in_a_row, self.deals_played + 1)
         king = self.current_king
         remaining = self.kingdoms[-1].remaining if self.in_kingdoms else ALL_CONTRACTS
         if entry.reason == "closed_suit":

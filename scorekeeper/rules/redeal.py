@@ -25,8 +25,13 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.cards import SUIT_MASKS, Card, Rank, Suit, cards_of, hand_mask
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.errors import MalformedError, StateError
 from scorekeeper.rules.ruleset import RuleSet
+
+REDEALS_IN_A_ROW_MAX = 20
+"""Redeals and misdeals one deal may have before it is played. RULES.md sets no limit (R8
+lets a hand claim a redeal each time it qualifies); no table deals the same deal twenty
+times, and without a limit one game could grow without end and outgrow its own backup."""
 
 _KH = Card(Suit.HEARTS, Rank.KING).bit
 _AH = Card(Suit.HEARTS, Rank.ACE).bit
@@ -140,3 +145,27 @@ def _trix(mask: int) -> RedealVerdict:
 
 def _yes(code: str, held: str) -> RedealVerdict:
     return RedealVerdict(True, code, f"{held}: you may ask for a redeal (R8).")
+
+
+def check_redeals_in_a_row(in_a_row: int, deal_number: int) -> None:
+    """Refuse one more redeal of deal ``deal_number`` once it was dealt again
+    :data:`REDEALS_IN_A_ROW_MAX` times (``in_a_row``: its redeals and misdeals so far).
+
+    >>> check_redeals_in_a_row(19, 3)
+    >>> check_redeals_in_a_row(20, 3)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.StateError: Deal 3 was dealt again 20 times, the most one deal \
+may be; record the deal as it is played (or undo the last redeal).
+    """
+    if in_a_row < REDEALS_IN_A_ROW_MAX:
+        return
+    raise StateError.one(
+        "too_many_redeals",
+        f"Deal {deal_number} was dealt again {in_a_row} times, the most one deal may be; "
+        "record the deal as it is played (or undo the last redeal).",
+        rule="R8",
+        field="kind",
+        n=deal_number,
+        count=in_a_row,
+    )

@@ -5,6 +5,10 @@ show it beside the right input.
 
 >>> parse_seat(2, "king")
 2
+>>> json_object(5, "entry")
+Traceback (most recent call last):
+...
+scorekeeper.rules.errors.MalformedError: “entry” must be a JSON object, not a number.
 >>> only_keys({"king": 0, "dealer": 1}, {"king"}, "a deal")
 Traceback (most recent call last):
 ...
@@ -19,7 +23,57 @@ from typing import Any
 from scorekeeper.rules.captures import is_seat
 from scorekeeper.rules.cards import CARD_BY_TEXT, Card
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import MalformedError, ProblemList
+from scorekeeper.rules.errors import MalformedError, ProblemList, RulesError
+
+
+def json_kind(raw: object) -> str:
+    """What a JSON value is, in words: "a number", "a list", "text"…
+
+    >>> json_kind(True), json_kind(1.5), json_kind(["x"]), json_kind(None)
+    ('true or false', 'a number', 'a list', 'null')
+    """
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return "true or false"
+    if isinstance(raw, int | float):
+        return "a number"
+    if isinstance(raw, str):
+        return "text"
+    if isinstance(raw, list | tuple):
+        return "a list"
+    return "an object" if isinstance(raw, Mapping) else type(raw).__name__
+
+
+def json_object(raw: object, field: str) -> Mapping[str, Any]:
+    """``raw`` when it is a JSON object; otherwise 422 naming ``field``.
+
+    Every parser that reads an object's keys takes it through here (or a typed
+    equivalent) first, so a number, a list or ``true`` where an object belongs is
+    a refusal naming the field, never a crash further in.
+    """
+    if isinstance(raw, Mapping):
+        return raw
+    raise _wrong_type(raw, field, "object")
+
+
+def json_list(raw: object, field: str) -> list[Any]:
+    """``raw`` when it is a JSON list; otherwise 422 naming ``field``."""
+    if isinstance(raw, list | tuple):
+        return list(raw)
+    raise _wrong_type(raw, field, "list")
+
+
+def _wrong_type(raw: object, field: str, wanted: str) -> RulesError:
+    kind = json_kind(raw)
+    return MalformedError.one(
+        "json_type",
+        f"“{field}” must be a JSON {wanted}, not {kind}.",
+        field=field,
+        name=field,
+        kind=kind,
+        variant=wanted,
+    )
 
 
 def only_keys(body: Mapping[str, Any], allowed: set[str], what: str = "this request") -> None:

@@ -40,14 +40,25 @@ from scorekeeper.rules.game import Game
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import score_deal
+from scorekeeper.store.game_store import GAME_WRITES_MAX
 from scorekeeper.store.input import ENTRY_ID, check_storable, clean_players
 
 FORMAT = "scorekeeper.game"
 FORMAT_VERSION = 1
 ACTIONS = ("record", "edit", "undo", "redeal")
 SOURCE_MAX = 16
-MAX_LOG = 400
-MAX_REVISIONS = 2000
+MAX_LOG = GAME_WRITES_MAX
+"""Each log position was written once at least."""
+MAX_REVISIONS = GAME_WRITES_MAX
+WRITE_BYTES_MAX = 6 * 1024
+"""The most one write adds to a backup, in either export (the API's JSON escapes every
+character past ASCII, the page's file is indented): a redeal's note of 200 characters each
+spelled ``\\ud83c\\udca1``, written in its log entry and its revision, with their
+timestamps and entry id. tests/store/test_largest_game.py builds such a game."""
+HEAD_BYTES_MAX = 16 * 1024
+"""Everything else in a file: its players, rule set and timestamps."""
+IMPORT_BYTES_MAX = HEAD_BYTES_MAX + GAME_WRITES_MAX * WRITE_BYTES_MAX
+"""The largest backup an import reads: that of the largest game the app can hold."""
 TOP_KEYS = {
     "format",
     "format_version",
@@ -278,6 +289,8 @@ def _all_revisions(data: Mapping[str, Any], log_length: int, version: int) -> li
         if revision.position < log_length:
             raise refuse("An undone revision must be past the end of the log.", f"undone.{i}")
         found.append(revision)
+    if len(found) > MAX_REVISIONS:
+        raise refuse(f"A game keeps at most {MAX_REVISIONS} revisions.", "log")
     versions = [r.version for r in found]
     if len(set(versions)) != len(versions):
         raise refuse("Two revisions have the same version number.", "log")

@@ -253,6 +253,26 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
     )
 
 
+GAME_WRITES_MAX = 1000
+"""The most writes (deals, redeals, corrections, undos) one game keeps: its history, and so
+its backup, is bounded, and whatever the app holds its import takes back
+(:data:`scorekeeper.store.backup_format.IMPORT_BYTES_MAX`). A whole game is 20 deals; even
+20 redeals before each (the rules engine's cap) and a correction to each leave room."""
+
+
+def check_room(version: int) -> None:
+    """Refuse a write to a game at ``version`` once it kept :data:`GAME_WRITES_MAX` writes."""
+    if version <= GAME_WRITES_MAX:
+        return
+    raise StateError.one(
+        "game_full",
+        f"This game has kept {GAME_WRITES_MAX} changes, the most one game can hold; "
+        "start a new game to go on.",
+        field=None,
+        max=GAME_WRITES_MAX,
+    )
+
+
 def write(
     game_id: str,
     expected: int | None,
@@ -454,6 +474,7 @@ def apply_change(
     """Bump the version, refresh the cached summary, keep a revision; the new state."""
     now = now or models.utcnow()
     old = locked.loaded
+    check_room(old.version)
     version = old.version + 1
     bump = {"game_id": old.id, "new_version": version, "now": now}
     bump.update(new_finished=game.finished, new_summary=summarize(game))

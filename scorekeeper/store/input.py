@@ -23,7 +23,7 @@ from scorekeeper.rules.captures import Captures, is_seat
 from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
 from scorekeeper.rules.game_log import DealEntry, RedealEntry, entry_from_dict
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
-from scorekeeper.rules.wire import only_keys, parse_contract_names
+from scorekeeper.rules.wire import json_object, only_keys, parse_contract_names
 
 NAME_MAX = 40
 NOTE_MAX = 200
@@ -270,13 +270,15 @@ def parse_new_game_body(body: Mapping[str, Any]) -> NewGame:
     return NewGame(players, _seat(first_king, "first_king", "The first king", "first_king"), rules)
 
 
-def parse_deal_body(body: Mapping[str, Any]) -> DealEntry:
+def parse_deal_body(raw: object, field: str = "body") -> DealEntry:
     """``{"contracts": [...], "captures": {...}, "king": s?}`` to a :class:`DealEntry`.
 
     Checks the shape (known contracts, seats, counts); the engine checks the
     rest, combinations (R9.6) included, when the deal is recorded with the
-    game's rules.
+    game's rules. ``raw`` is anything JSON gives (``field`` names it when it is
+    not an object: the offline outbox's ``entry``).
     """
+    body = json_object(raw, field)
     only_keys(body, {"contracts", "captures", "king"}, "a deal")
     contracts = parse_contract_names(body.get("contracts"))
     if body.get("captures") is None:
@@ -322,8 +324,10 @@ def parse_entry_id(raw: object) -> str:
     )
 
 
-def parse_redeal_body(body: Mapping[str, Any]) -> RedealEntry:
-    """``{"kind": "redeal"|"misdeal", "seat": s?, "contract": c?, "note": "..."?}`` (R8)."""
+def parse_redeal_body(raw: object, field: str = "body") -> RedealEntry:
+    """``{"kind": "redeal"|"misdeal", "seat": s?, "contract": c?, "note": "..."?}`` (R8);
+    ``raw`` is anything JSON gives, as for :func:`parse_deal_body`."""
+    body = json_object(raw, field)
     only_keys(body, {"kind", "seat", "contract", "note"}, "a redeal")
     if body.get("kind") is None:
         raise MalformedError.one(

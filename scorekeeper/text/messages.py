@@ -596,6 +596,15 @@ _WEB: dict[str, Template] = {
         "The entry id %(entry_id)s was already used for another change to this game; "
         "send this change under a new id."
     ),
+    "too_many_redeals": N_(
+        "Deal %(n)s was dealt again %(count)s times, the most one deal may be; record the deal "
+        "as it is played (or undo the last redeal)."
+    ),
+    "game_full": N_(
+        "This game has kept %(max)s changes, the most one game can hold; start a new game to go on."
+    ),
+    "json_type.object": N_("“%(name)s” must be a JSON object, not %(kind)s."),
+    "json_type.list": N_("“%(name)s” must be a JSON list, not %(kind)s."),
     "bad_entry_id": N_("“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not %(value)s."),
 }
 

@@ -16,7 +16,11 @@ import copy
 import io
 import json
 import random
+import re
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -35,7 +39,10 @@ from scorekeeper.rules.deals import random_deal
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
+from scorekeeper.store.circles import services as circles
+from tests import malformed
 from tests.conftest import postgres_schema_app
+from tests.malformed import part_paths as _paths
 
 API = "/api/v1"
 MAX_EXAMPLES = 100
@@ -95,18 +102,6 @@ def nested(depth: int, leaf: str = "1") -> str:
         + leaf
         + "".join("]" if i % 2 else "}" for i in reversed(range(depth)))
     )
-
-
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a part of ``value`` (dict keys and list indexes)."""
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
-    return found
 
 
 @st.composite
@@ -661,3 +656,145 @@ class TestShapes:
         body = {**NEW_GAME_BODY, "first_king": huge}
         assert _api(client, "POST", f"{API}/games", _json(body), {}).status_code == 422
         assert snapshot(game.id) == before
+
+
+# --- every JSON endpoint of docs/API.md: a wrong type at every level ---------------------------
+
+
+@dataclass
+class Stage:
+    """Something to aim each endpoint at: a game (its token, and a browser that owns it for
+    the offline sync), a club night with a round drawn, a circle, and a game's backup."""
+
+    places: dict[str, Any]
+    tokens: dict[str, str]
+    owner: FlaskClient
+
+
+@pytest.fixture
+def stage(app: Flask, client: FlaskClient, start: Any, phone: Any) -> Stage:
+    game = start()
+    circle, circle_token = circles.create_circle("Friday club", malformed.PLAYERS)
+    created = client.post(f"{API}/events", json=malformed.NEW_EVENT).get_json()
+    director = created["director_token"]
+    drawn = client.post(
+        f"{API}/events/{created['id']}/rounds", headers={"Authorization": f"Bearer {director}"}
+    ).get_json()
+    first = drawn["tables"][0]
+    deal = {**malformed.KING_DEAL, "king": 0}
+    headers = {"Authorization": f"Bearer {first['edit_token']}"}
+    client.post(f"{API}/games/{first['game']}/deals", json=deal, headers=headers)
+    places: dict[str, Any] = {
+        "game": game.id,
+        "event": created["id"],
+        "table_game": first["game"],
+        "circle": circle.id,
+        "member": str(circle.members[0].id),
+        "backup": client.get(f"{API}/games/{game.id}/export").get_json(),
+    }
+    tokens = {"game": game.token, "director": director, "circle": circle_token}
+    return Stage(places, tokens, phone(game, game.token, owner=True))
+
+
+def _fingerprint() -> tuple[int, ...]:
+    db.session.rollback()
+    found = malformed.fingerprint(db.session.connection())
+    db.session.rollback()
+    return found
+
+
+def _send(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint, path: str, body: bytes | None
+) -> TestResponse:
+    headers = {}
+    if endpoint.auth in stage.tokens:
+        headers["Authorization"] = f"Bearer {stage.tokens[endpoint.auth]}"
+    if endpoint.if_match:
+        target = stage.places["table_game" if "{table_game}" in endpoint.path else "game"]
+        headers["If-Match"] = client.get(f"{API}/games/{target}").headers["ETag"]
+    sender = stage.owner if endpoint.auth == "session" else client
+    return _api(sender, endpoint.method, path, body or b"", headers)
+
+
+def _refused_writes_nothing(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint, path: str, body: bytes | None
+) -> int:
+    """Send one request: never a 5xx, always JSON, and a refusal leaves every table as it was."""
+    before = _fingerprint()
+    response = _send(client, stage, endpoint, path, body)
+    shown = (endpoint.method, path, (body or b"")[:200])
+    assert response.status_code < 500, (*shown, response.get_data(as_text=True)[:300])
+    assert response.is_json or response.status_code == 304, shown
+    if response.status_code >= 400:
+        assert _fingerprint() == before, (*shown, response.status_code)
+    return response.status_code
+
+
+def test_the_fuzz_covers_every_json_route(app: Flask) -> None:
+    """A JSON route added later is fuzzed too: each ``/api/v1`` route is in the table."""
+    routes = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith(API)}
+    assert routes == {endpoint.rule for endpoint in malformed.ENDPOINTS}
+    text = (Path(__file__).parents[2] / "docs" / "API.md").read_text()
+    spelled = re.findall(r"`((?:GET|POST|PUT|DELETE) (?:/api/v1|…)/[^`?]*)`", text)
+    documented = {_shape(_expand(route)) for route in spelled}
+    fuzzed = {_shape(f"{e.method} {e.path}") for e in malformed.ENDPOINTS}
+    assert documented and documented <= fuzzed, documented - fuzzed
+
+
+def _expand(route: str) -> str:
+    """API.md's short forms: ``POST …/events/<eid>/close``, ``POST …/deals`` (a game's)."""
+    short = "…/events/" if "…/events/" in route else "…/"
+    return route.replace(short, f"{API}/events/" if short == "…/events/" else f"{API}/games/<id>/")
+
+
+def _shape(route: str) -> str:
+    """A route with every id or number in it as ``<>``: how API.md and the table compare."""
+    return re.sub(r"<[^>]*>|\{[^}]*\}|/1(?=/|$)", lambda m: "/<>" if m[0] == "/1" else "<>", route)
+
+
+@pytest.mark.parametrize("endpoint", malformed.ENDPOINTS, ids=lambda e: f"{e.method} {e.path}")
+def test_every_endpoint_refuses_every_wrong_type(
+    client: FlaskClient, stage: Stage, endpoint: malformed.Endpoint
+) -> None:
+    depth = 2 if endpoint.path.endswith("/import") else 99  # a backup has hundreds of parts
+    statuses = Counter(
+        _refused_writes_nothing(client, stage, endpoint, path, body)
+        for _method, path, body in malformed.requests_of(endpoint, stage.places, depth)
+    )
+    assert statuses, endpoint
+
+
+@FUZZ_SLOW
+@given(data=st.data())
+def test_fuzz_every_endpoint(client: FlaskClient, stage: Stage, data: st.DataObject) -> None:
+    endpoint = data.draw(st.sampled_from([e for e in malformed.ENDPOINTS if e.bodies]))
+    base = malformed.fill(data.draw(st.sampled_from(endpoint.bodies)), stage.places)
+    body = data.draw(bodies(base))
+    path = endpoint.path.format(**{k: v for k, v in stage.places.items() if isinstance(v, str)})
+    event(f"{endpoint.method} {endpoint.path}")
+    _refused_writes_nothing(client, stage, endpoint, path, body)
+
+
+@pytest.mark.parametrize("entry", [5, True, 1.5, ["contracts"]])
+@pytest.mark.parametrize("action", ["record", "redeal", "edit"])
+def test_an_outbox_entry_of_the_wrong_type_is_a_422_naming_it(
+    stage: Stage, action: str, entry: Any
+) -> None:
+    before = _fingerprint()
+    body = {"entry_id": "e9", "action": action, "entry": entry, "n": 1, "version": 2}
+    url = f"{API}/games/{stage.places['game']}/sync"
+    response = stage.owner.post(url, json=body)
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert (error["code"], error["field"]) == ("json_type", "entry")
+    assert _fingerprint() == before
+
+
+def test_places_that_are_a_number_are_a_422_naming_them(client: FlaskClient) -> None:
+    before = _fingerprint()
+    response = client.post(f"{API}/events", json={**malformed.NEW_EVENT, "places": 4})
+    assert response.status_code == 422
+    error = response.get_json()["errors"][0]
+    assert (error["code"], error["field"]) == ("json_type", "places")
+    assert error["message"].endswith("must be a JSON list, not a number.")
+    assert _fingerprint() == before

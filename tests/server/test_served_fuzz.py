@@ -1,11 +1,13 @@
 """The fuzz through the served app: gunicorn's forked workers, on SQLite and PostgreSQL.
 
-Malformed requests of every shape the attack found (lone surrogates and NULs in
-every stored text, impossible game ids, versions and integers past 64 bits,
-made-up backups, random JSON and bytes) and plenty of valid ones around them,
-over keep-alive connections from a few threads. The whole server must answer
-every one of them with less than a 500, and every game must still be shown
-afterwards (a stored 500 is the worst kind). The count is printed.
+Every JSON endpoint of docs/API.md (tests/malformed.py's table) gets a wrong JSON type at
+every level of a valid body, each part removed, an unknown key, and bodies that are no
+object at all; then malformed requests of every shape the attacks found (lone surrogates
+and NULs in stored texts, impossible game ids, versions and integers past 64 bits, made-up
+backups, random bytes) and valid ones around them. All go in a fixed order over one
+keep-alive connection. The server must answer every one with less than a 500, a refused
+request must leave every table as it was (row counts and versions, read after each
+answer), and every game must still be shown afterwards. The counts are printed.
 """
 
 from __future__ import annotations
@@ -23,13 +25,19 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
+from sqlalchemy import Engine, create_engine
 
+from tests import malformed
+from tests.malformed import fingerprint
 from tests.server.serving import PLAYERS, Server
 
 pytestmark = pytest.mark.served
 
-REQUESTS = 10_000
-THREADS = 4
+REQUESTS = 300
+"""Requests of the attacks' shapes, after the sweep of every endpoint."""
+DEPTH = 1
+"""A body's top-level parts get a value of every JSON type; deeper ones, one type in turn
+(the in-process fuzz, tests/security/test_fuzz.py, gives every type at every level)."""
 SURROGATE = "\udfff"
 NASTY_TEXTS = [SURROGATE, "a\x00b", "\u202eSami", "\u200b", "x" * 5000, "", " ", "عمر", "🂡"]
 HUGE_NUMBERS = [2**63, 2**64, -(2**63) - 1, 10**30, 10**400, 1e308, -1]
@@ -37,6 +45,7 @@ IMPOSSIBLE_IDS = ["%00", "a%00b", "%ED%B3%BF", "x" * 300, "a.b", "%C3%A9", "..%2
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
 REDEAL = {"kind": "redeal", "seat": 1, "contract": "trix", "note": "seven hearts"}
+ENDPOINTS_CIRCLE = {"name": "Friday club", "members": PLAYERS}
 
 
 @dataclass
@@ -93,6 +102,10 @@ class Tally:
     kinds: Counter[tuple[str, int]] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def wrote(self, what: str) -> None:
+        if len(self.errors) < 20:
+            self.errors.append(what)
 
     def add(self, status: int, what: str) -> None:
         with self.lock:
@@ -243,52 +256,124 @@ def requests_for(t: Table, backup: dict[str, Any], seed: int, count: int) -> lis
     return [rng.choice(makers)() for _ in range(count)]
 
 
-def _blast(port: int, work: list[Request], tally: Tally) -> None:
-    raw = Raw(port)
-    try:
-        for method, path, body, headers in work:
-            status, _headers, _data = raw.send(method, quote(path, safe="/?=&%:"), body, headers)
-            tally.add(status, f"{method} {path[:80]}")
-    finally:
-        raw.close()
+@dataclass
+class Watch:
+    """The database as the server leaves it: a refused request must not change it."""
+
+    engine: Engine
+    seen: tuple[int, ...] = ()
+
+    def changed(self) -> bool:
+        with self.engine.connect() as connection:
+            now = fingerprint(connection)
+        changed, self.seen = now != self.seen, now
+        return changed
 
 
-def test_served_fuzz_has_no_5xx(database_url: str, serve: Callable[..., Server]) -> None:
-    server = serve(database_url, workers=3, threads=4)
-    port = int(server.url.rsplit(":", 1)[1])
-    setup = Raw(port)
-    tables = [new_table(setup) for _ in range(THREADS)]
-    _status, _h, body = setup.send("GET", f"/api/v1/games/{tables[0].id}/export")
-    backup = json.loads(body)
-    tally = Tally()
-    per_thread = REQUESTS // THREADS
-    threads = [
-        threading.Thread(
-            target=_blast,
-            args=(port, requests_for(t, backup, i, per_thread), tally),
-        )
-        for i, t in enumerate(tables)
+def _check(raw: Raw, watch: Watch | None, tally: Tally, request: Request) -> int:
+    """Send one request: a 5xx, or a refusal that wrote, is counted as an error (``watch``
+    None: the caller reads the database after a batch of requests that never write)."""
+    method, path, body, headers = request
+    status, _h, _data = raw.send(method, quote(path, safe="/?=&%:"), body, headers)
+    what = f"{method} {path[:80]}"
+    tally.add(status, what)
+    if watch is not None and watch.changed() and status >= 400:
+        tally.wrote(f"{status} wrote: {what} {(body or b'')[:120]!r}")
+    return status
+
+
+def _stage(raw: Raw, table: Table) -> tuple[dict[str, Any], dict[str, str], str]:
+    """The places and tokens the endpoint table names, and the owner's cookie: the page's
+    session joins the API game, so that the offline sync may write to it."""
+    form = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": table.cookie}
+    path = f"/games/{table.api_id}/join/{table.token}"
+    status, headers, _b = raw.send(
+        "POST", path, urlencode({"csrf_token": table.csrf}).encode(), form
+    )
+    assert status == 303, status
+    cookie = _cookie(headers, table.cookie)
+    json_head = {"Content-Type": "application/json"}
+    _s, _h, body = raw.send("POST", "/api/v1/circles", _json(ENDPOINTS_CIRCLE), json_head)
+    circle = json.loads(body)
+    _s, _h, body = raw.send("POST", "/api/v1/events", _json(malformed.NEW_EVENT), json_head)
+    event = json.loads(body)
+    director = {"Authorization": f"Bearer {event['director_token']}"}
+    _s, _h, body = raw.send("POST", f"/api/v1/events/{event['id']}/rounds", b"", director)
+    _s, _h, export = raw.send("GET", f"/api/v1/games/{table.api_id}/export")
+    first = json.loads(body)["tables"][0]
+    head = {**json_head, "Authorization": f"Bearer {first['edit_token']}"}
+    path = f"/api/v1/games/{first['game']}/deals"
+    assert raw.send("POST", path, _json({**KING, "king": 0}), head)[0] == 201
+    places = {
+        "game": table.api_id,
+        "event": event["id"],
+        "table_game": first["game"],
+        "circle": circle["id"],
+        "member": str(circle["circle"]["members"][0]["id"]),
+        "backup": json.loads(export),
+    }
+    tokens = {
+        "game": table.token,
+        "director": event["director_token"],
+        "circle": circle["edit_token"],
+    }
+    return places, tokens, cookie
+
+
+def _endpoint_requests(
+    raw: Raw, table: Table, endpoint: malformed.Endpoint, stage: tuple[Any, ...]
+) -> list[Request]:
+    places, tokens, cookie = stage
+    headers = {"Content-Type": "application/json"}
+    if endpoint.auth in tokens:
+        headers["Authorization"] = f"Bearer {tokens[endpoint.auth]}"
+    if endpoint.auth == "session":
+        headers |= {"Cookie": cookie, "X-CSRFToken": table.csrf}
+    if endpoint.if_match:
+        target = places["table_game" if "{table_game}" in endpoint.path else "game"]
+        _s, answer, _b = raw.send("GET", f"/api/v1/games/{target}")
+        headers["If-Match"] = answer["etag"]
+    return [
+        (method, path, body, headers)
+        for method, path, body in malformed.requests_of(endpoint, places, DEPTH)
     ]
+
+
+@pytest.mark.served
+def test_served_fuzz_has_no_5xx(database_url: str, serve: Callable[..., Server]) -> None:
+    server = serve(database_url, workers=2, threads=2)
+    raw = Raw(int(server.url.rsplit(":", 1)[1]))
+    tables = [new_table(raw) for _ in range(2)]
+    _status, _h, body = raw.send("GET", f"/api/v1/games/{tables[0].id}/export")
+    backup = json.loads(body)
+    stage = _stage(raw, tables[0])
+    watch, tally = Watch(create_engine(database_url)), Tally()
+    watch.changed()
     started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=600)
+    for endpoint in malformed.ENDPOINTS:
+        for request in _endpoint_requests(raw, tables[0], endpoint, stage):
+            _check(raw, watch if endpoint.writes else None, tally, request)
+        if not endpoint.writes and watch.changed():
+            tally.wrote(f"{endpoint.method} {endpoint.path} wrote")
+    swept = sum(tally.statuses.values())
+    for request in requests_for(tables[1], backup, 1, REQUESTS):
+        _check(raw, watch, tally, request)
     for t in tables:  # every game can still be shown: no stored 500
         for game in (t.id, t.api_id):
             paths = (f"/games/{game}", f"/games/{game}/export.json", f"/api/v1/games/{game}")
             for path in paths:
-                status, _h, _b = setup.send("GET", path, None, {"Cookie": t.cookie})
-                tally.add(status, f"GET {path} afterwards")
-    setup.close()
+                _check(raw, watch, tally, ("GET", path, None, {"Cookie": t.cookie}))
+    raw.close()
+    watch.engine.dispose()
     total = sum(tally.statuses.values())
     fives = sum(n for status, n in tally.statuses.items() if status >= 500)
     elapsed = time.monotonic() - started
     print(
-        f"\nserved fuzz ({database_url.split(':')[0]}): {total} requests in {elapsed:.0f} s, "
-        f"{fives} answers 5xx; statuses {dict(sorted(tally.statuses.items()))}"
+        f"\nserved fuzz ({database_url.split(':')[0]}): {total} requests ({swept} to the "
+        f"{len(malformed.ENDPOINTS)} JSON endpoints) in {elapsed:.0f} s, {fives} answers 5xx; "
+        f"statuses {dict(sorted(tally.statuses.items()))}"
     )
     print("by first segment:", sorted(tally.kinds.items()))
-    assert total >= REQUESTS
-    assert fives == 0, tally.errors
+    assert total >= REQUESTS + swept and swept > 1000
+    assert fives == 0 and not tally.errors, tally.errors
     assert "Traceback" not in server.log_text()

@@ -28,8 +28,10 @@ from scorekeeper.rules.claims import position as claim_position
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal, random_trix
 from scorekeeper.rules.errors import Problem, RulesError, part
+from scorekeeper.rules.events.standings import check_places
 from scorekeeper.rules.game import DealEntry, Game, RedealEntry
 from scorekeeper.rules.game_log import entry_from_dict
+from scorekeeper.rules.redeal import REDEALS_IN_A_ROW_MAX
 from scorekeeper.rules.redeal import check_redeal as redeal_verdict
 from scorekeeper.rules.ruleset import (
     ClosedSuit,
@@ -52,7 +54,7 @@ from scorekeeper.rules.wire import (
     parse_seat,
     parse_tricks,
 )
-from scorekeeper.store.game_store import EntryName, breaks_later
+from scorekeeper.store.game_store import GAME_WRITES_MAX, EntryName, breaks_later, check_room
 from scorekeeper.store.input import (
     clean_players,
     parse_deal_body,
@@ -730,6 +732,14 @@ def request_cases() -> Iterator[Callable[[], object]]:
     yield lambda: parse_redeal_body({})
     yield lambda: parse_redeal_body({"kind": "redeal", "note": "x" * 201})
     yield lambda: parse_redeal_body({"kind": "redeal", "x": 1})
+    yield lambda: parse_deal_body(5, "entry")
+    yield lambda: parse_redeal_body(["kind"], "entry")
+    yield lambda: check_places(4)
+    yield lambda: check_room(GAME_WRITES_MAX + 1)
+    redealt = Game.start(RuleSet(), 0, NAMES)
+    for _ in range(REDEALS_IN_A_ROW_MAX):
+        redealt = redealt.record(RedealEntry("misdeal"))
+    yield lambda: redealt.record(RedealEntry("misdeal"))
     later = finished_short_game(RuleSet(kingdoms=1))
     for error_thunk in (
         lambda: later.record(DealEntry((T,), Captures(trix_order=(0, 1, 2, 3)))),

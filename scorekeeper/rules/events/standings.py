@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.wire import json_list
 
 PLAYERS_AT_TABLE = 4
 DEFAULT_PLACES = (3, 2, 1, 0)
@@ -66,7 +67,7 @@ class TableResult:
         return self.round, self.table
 
 
-def check_places(places: Sequence[object]) -> tuple[int, int, int, int]:
+def check_places(raw: object) -> tuple[int, int, int, int]:
     """Four whole numbers, from first place to fourth, never rising.
 
     >>> check_places([3, 2, 1, 0])
@@ -76,7 +77,12 @@ def check_places(places: Sequence[object]) -> tuple[int, int, int, int]:
     ...
     scorekeeper.rules.errors.MalformedError: The points by place must be four whole numbers \
 from first place to fourth, never rising (such as [3, 2, 1, 0]); not [1, 2, 3, 4].
+    >>> check_places(4)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.MalformedError: “places” must be a JSON list, not a number.
     """
+    places = json_list(raw, "places")
     numbers = [p for p in places if isinstance(p, int) and not isinstance(p, bool)]
     good = (
         len(places) == PLAYERS_AT_TABLE

@@ -18,7 +18,6 @@ the game page's redeal form offers under that house rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +26,7 @@ from flask import Blueprint, Response, abort, jsonify
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.events.tables import first_king_needed
 from scorekeeper.rules.game_log import RedealEntry
+from scorekeeper.rules.wire import json_object
 from scorekeeper.store import games as services
 from scorekeeper.store.input import parse_deal_body, parse_entry_id, parse_redeal_body
 from scorekeeper.text.locale import gettext as _
@@ -61,19 +61,19 @@ def _write(
 ) -> tuple[int, dict[str, Any], services.LoadedGame]:
     try:
         if action == "record":
-            entry = parse_deal_body(body.get("entry") or {})
+            entry = parse_deal_body(body.get("entry"), "entry")
             if entry.king is None:
                 _refuse_unnamed_first_king(game_id)
             loaded, n = services.record_deal(game_id, entry, None, SOURCE, entry_id)
             return 201, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
         if action == "redeal":
-            redeal = _redeal(body.get("entry") or {})
+            redeal = _redeal(body.get("entry"))
             loaded = services.record_redeal(game_id, redeal, None, SOURCE, entry_id)
             return 201, {"redeal": redeal.to_dict()}, loaded
         version = _version(body)
         if action == "edit":
             n = _deal_number(body)
-            entry = parse_deal_body(body.get("entry") or {})
+            entry = parse_deal_body(body.get("entry"), "entry")
             loaded = services.edit_deal(game_id, n, entry, version, SOURCE, entry_id)
             return 200, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
         loaded = services.undo_last(game_id, version, SOURCE, entry_id)
@@ -102,9 +102,9 @@ def _repeat(done: services.AlreadyWritten) -> tuple[int, dict[str, Any], service
 def _redeal(raw: object) -> RedealEntry:
     """The API's redeal, or a Trix deal void for a closed suit (``"reason": "closed_suit"``,
     R7), which the game page's redeal form also offers; the engine checks the house rule."""
-    body = dict(raw) if isinstance(raw, Mapping) else {}
+    body = dict(json_object(raw, "entry"))
     reason = body.pop("reason", None)
-    redeal = parse_redeal_body(body)
+    redeal = parse_redeal_body(body, "entry")
     if reason is None:
         return redeal
     if reason != "closed_suit":
