@@ -121,20 +121,21 @@ class PositionTaken(StateError):
 def parse_position(raw: object) -> Position:
     """``{"n": 10, "king": 1?, "game": "…"?}``; 422 (``bad_position``) otherwise."""
     if not isinstance(raw, Mapping):
-        raise _bad('“position” must be an object such as {"n": 10, "king": 1}.')
+        raise _bad('“position” must be an object such as {"n": 10, "king": 1}.', "shape")
     only_keys(raw, {"n", "king", "game"}, "a position")
     n, king, game = raw.get("n"), raw.get("king"), raw.get("game")
     if not (isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_DEAL):
-        raise _bad(f"“position.n” must be the deal's number, from 1 to {MAX_DEAL}.")
+        raise _bad(f"“position.n” must be the deal's number, from 1 to {MAX_DEAL}.", "n")
     if king is not None and not is_seat(king):
-        raise _bad("“position.king” must be the king's seat, from 0 to 3, or null.")
+        raise _bad("“position.king” must be the king's seat, from 0 to 3, or null.", "king")
     if game is not None and not isinstance(game, str):
-        raise _bad("“position.game” must be the game's id.")
+        raise _bad("“position.game” must be the game's id.", "game")
     return Position(n, king, game)
 
 
-def _bad(message: str) -> MalformedError:
-    return MalformedError([Problem("bad_position", message, None, FIELD, {"message": message})])
+def _bad(message: str, variant: str) -> MalformedError:
+    params = {"variant": variant, "max": MAX_DEAL}
+    return MalformedError([Problem("bad_position", message, None, FIELD, params)])
 
 
 def check_position(
