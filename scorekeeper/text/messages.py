@@ -610,7 +610,7 @@ _WEB: dict[str, Template] = {
         "This entry was typed for deal %(n)d with %(typed)s as king, but %(king)s is king now; "
         "it was not saved."
     ),
-    "bad_position.shape": N_("“position” must be an object such as {\"n\": 10, \"king\": 1}."),
+    "bad_position.shape": N_('“position” must be an object such as {"n": 10, "king": 1}.'),
     "bad_position.n": N_("“position.n” must be the deal's number, from 1 to %(max)d."),
     "bad_position.king": N_("“position.king” must be the king's seat, from 0 to 3, or null."),
     "bad_position.game": N_("“position.game” must be the game's id."),

@@ -75,9 +75,10 @@ def test_two_phones_save_the_same_last_deal_and_the_second_is_asked(
     first = discard.bounding_box()
     second = following.bounding_box()
     assert first is not None and second is not None and first["y"] < second["y"]
-    entries = [page.get_by_test_id(t).bounding_box() for t in ("entry-theirs", "entry-mine")]
-    assert all(box is not None for box in entries)
-    assert abs(entries[0]["y"] - entries[1]["y"]) < 1  # side by side  # type: ignore[index]
+    theirs = page.get_by_test_id("entry-theirs").bounding_box()
+    mine = page.get_by_test_id("entry-mine").bounding_box()
+    assert theirs is not None and mine is not None
+    assert abs(theirs["y"] - mine["y"]) < 1 and theirs["x"] != mine["x"]  # side by side
     if lang == "ar":
         assert page.evaluate("document.documentElement.dir") == "rtl"
         expect(page.get_by_test_id("same-deal")).to_contain_text("التوزيعة نفسها؟")

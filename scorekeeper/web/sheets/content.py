@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 
 from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.cards import QUEENS
@@ -248,11 +248,12 @@ def _running_totals(deals: Sequence[DealRecord]) -> list[Seats4]:
     return out
 
 
-def played_text(played: datetime | None, day: date) -> str:
+def played_text(played: datetime | None, created: datetime) -> str:
     """``played 21:42`` in the phone's own time (with its date when not the game's day)."""
     if played is None:
         return ""
-    shown = played.strftime("%H:%M" if played.date() == day else "%Y-%m-%d %H:%M")
+    same_day = played.date() == created.astimezone(played.tzinfo).date()
+    shown = played.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M")
     return _("played %(time)s", time=localize_digits(shown))
 
 
@@ -303,11 +304,11 @@ def _subtotal(game: Game, kingdom: KingdomView) -> Subtotal:
     return Subtotal(kingdom.totals, _("✗ %(total)s (expected %(expected)s)", **sums), False)
 
 
-def _sections(game: Game, log: Sequence[LogRow], day: date) -> tuple[Section, ...]:
+def _sections(game: Game, log: Sequence[LogRow], created: datetime) -> tuple[Section, ...]:
     """The kingdoms as the game page shows them (:mod:`scorekeeper.web.kingdoms`), as lines."""
     running = dict(zip((d.n for d in game.deals), _running_totals(game.deals), strict=True))
     entries: dict[int, object] = {row.position: row.entry for row in log}
-    played = {row.position: played_text(row.played_at, day) for row in log}
+    played = {row.position: played_text(row.played_at, created) for row in log}
     views, extra = kingdom_sections(game, log)
     sections: list[Section] = []
     for view in views:
@@ -407,7 +408,7 @@ def build_sheet(loaded: LoadedGame) -> Sheet:
         first_king=loaded.first_king,
         rules=tuple(describe_rules(loaded.rules, loaded.players)),
         zero_sum_reasons=tuple(zero_sum_reasons(loaded.rules)),
-        sections=_sections(game, loaded.log, loaded.created_at.date()),
+        sections=_sections(game, loaded.log, loaded.created_at),
         standings=_standings(game),
         result=result,
         tie_break=tie_break,
