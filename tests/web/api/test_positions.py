@@ -9,15 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from flask.testing import FlaskClient
 
-API = "/api/v1"
-PLAYERS = ["Rana", "Sami", "Omar", "Lina"]
-KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}}
-TRIX = {"contracts": ["trix"], "captures": {"trix_order": [2, 0, 3, 1]}}
-
-
-def new_game(client: FlaskClient) -> tuple[str, dict[str, str]]:
-    answer = client.post(f"{API}/games", json={"players": PLAYERS}).get_json()
-    return answer["id"], {"Authorization": f"Bearer {answer['edit_token']}"}
+from tests.web.api.test_conflicts import API, KING, TRIX, new_game
 
 
 def test_a_taken_position_is_409_with_the_other_entry(client: FlaskClient) -> None:

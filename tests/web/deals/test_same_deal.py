@@ -87,13 +87,20 @@ def test_two_phones_save_a_kingdoms_last_deal_and_no_phantom_deal_is_recorded(
     assert services.load_game(game_id).game.deals_played == 10
 
 
-def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
+def second_phone_refused(client: FlaskClient, b_tricks: dict[str, str]) -> tuple[str, str]:
+    """Two phones typed deal 10; A saved first. (the game, B's refused page)."""
     game_id = play_to_last_deal_of_kingdom_2(client)
     phone_a = open_form(client, game_id, "collections")
     phone_b = open_form(client, game_id, "collections")
     url = f"/games/{game_id}/deals/new?contracts=collections"
-    client.post(url, data={**phone_a, **TRICKS})
-    page = html(client.post(url, data={**phone_b, **TRICKS}))
+    assert client.post(url, data={**phone_a, **TRICKS}).status_code == 302
+    refused = client.post(url, data={**phone_b, **b_tricks})
+    assert refused.status_code == 409
+    return game_id, html(refused)
+
+
+def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
+    _game_id, page = second_phone_refused(client, TRICKS)
     assert 'data-testid="entry-theirs"' in page and 'data-testid="entry-mine"' in page
     assert "Recorded from another phone" in page and "Yours, not saved" in page
     assert "Both say the same" in page
@@ -104,12 +111,8 @@ def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
 
 
 def test_mine_is_the_next_deal_is_an_explicit_choice(client: FlaskClient) -> None:
-    game_id = play_to_last_deal_of_kingdom_2(client)
-    phone_a = open_form(client, game_id, "collections")
-    phone_b = open_form(client, game_id, "collections")
+    game_id, page = second_phone_refused(client, OTHER_TRICKS)
     url = f"/games/{game_id}/deals/new?contracts=collections"
-    client.post(url, data={**phone_a, **TRICKS})
-    page = html(client.post(url, data={**phone_b, **OTHER_TRICKS}))
     assert "They differ." in page and 'data-testid="correct-recorded"' in page
     assert not re.search(r'button-big"[^>]*data-testid="discard-mine"', page)
     chosen = form_of(page, "mine-is-next-form")
