@@ -169,9 +169,16 @@
 
   // A deal keeps the time it was played: set at the first Save (capture phase, before any
   // other script reads the form), kept when the same entry is sent again later.
-  document.addEventListener("submit", function (event) {
-    var played = event.target.querySelector && event.target.querySelector("[data-played-at]");
+  function stampPlayed(form) {
+    var played = form && form.querySelector && form.querySelector("[data-played-at]");
     if (played && !played.value) played.value = localTime(new Date());
+    return played;
+  }
+  document.addEventListener("submit", function (event) { stampPlayed(event.target); }, true);
+  // A script that reads the form itself (new FormData(form)) gets the time too.
+  document.addEventListener("formdata", function (event) {
+    var played = stampPlayed(event.target);
+    if (played) event.formData.set(played.name, played.value);
   }, true);
 
   document.addEventListener("DOMContentLoaded", function () {
