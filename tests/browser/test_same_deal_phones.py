@@ -61,9 +61,9 @@ def test_two_phones_save_the_same_last_deal_and_the_second_is_asked(
     phones = [phone_on_form(contexts(), live_server, game_id, token, lang) for _ in range(2)]
     for page in phones:  # both tap Save at once
         page.get_by_test_id("save-deal").click(no_wait_after=True)
-    for page in phones:
-        page.wait_for_load_state()
-        expect(page.locator("[data-testid=same-deal], [data-testid=totals]").first).to_be_visible()
+    for page in phones:  # each lands on "the same deal?" or, saved, on the game page
+        landed = page.locator("[data-testid=same-deal], [data-testid=game-status]")
+        expect(landed.first).to_be_visible(timeout=20_000)
     asked = [page for page in phones if page.get_by_test_id("same-deal").count()]
     assert len(asked) == 1, [page.url for page in phones]
     page = asked[0]
