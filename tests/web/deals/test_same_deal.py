@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from scorekeeper.store import games as services
 from tests.web.pages import html, new_game, post_deal
@@ -70,11 +71,9 @@ def test_two_phones_save_a_kingdoms_last_deal_and_no_phantom_deal_is_recorded(
     client: FlaskClient,
 ) -> None:
     game_id = play_to_last_deal_of_kingdom_2(client)
-    phone_a = open_form(client, game_id, "collections")
     phone_b = open_form(client, game_id, "collections")
     url = f"/games/{game_id}/deals/new?contracts=collections"
-    assert client.post(url, data={**phone_a, **TRICKS}).status_code == 302
-    refused = client.post(url, data={**phone_b, **TRICKS})
+    refused = second_phone_refused(client, game_id, "collections", TRICKS, TRICKS)
     assert refused.status_code == 409
     page = html(refused)
     assert "Deal 10 was recorded meanwhile" in page
@@ -87,20 +86,31 @@ def test_two_phones_save_a_kingdoms_last_deal_and_no_phantom_deal_is_recorded(
     assert services.load_game(game_id).game.deals_played == 10
 
 
-def second_phone_refused(client: FlaskClient, b_tricks: dict[str, str]) -> tuple[str, str]:
+def second_phone_refused(
+    client: FlaskClient,
+    game_id: str,
+    contracts: str,
+    first: dict[str, str],
+    second: dict[str, str],
+) -> TestResponse:
+    """Two phones opened the same deal form; the first saved ``first``: the second's answer."""
+    phone_a = open_form(client, game_id, contracts)
+    phone_b = open_form(client, game_id, contracts)
+    url = f"/games/{game_id}/deals/new?contracts={contracts}"
+    assert client.post(url, data={**phone_a, **first}).status_code == 302
+    return client.post(url, data={**phone_b, **second})
+
+
+def last_deal_refused(client: FlaskClient, b_tricks: dict[str, str]) -> tuple[str, str]:
     """Two phones typed deal 10; A saved first. (the game, B's refused page)."""
     game_id = play_to_last_deal_of_kingdom_2(client)
-    phone_a = open_form(client, game_id, "collections")
-    phone_b = open_form(client, game_id, "collections")
-    url = f"/games/{game_id}/deals/new?contracts=collections"
-    assert client.post(url, data={**phone_a, **TRICKS}).status_code == 302
-    refused = client.post(url, data={**phone_b, **b_tricks})
+    refused = second_phone_refused(client, game_id, "collections", TRICKS, b_tricks)
     assert refused.status_code == 409
     return game_id, html(refused)
 
 
 def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
-    _game_id, page = second_phone_refused(client, TRICKS)
+    _game_id, page = last_deal_refused(client, TRICKS)
     assert 'data-testid="entry-theirs"' in page and 'data-testid="entry-mine"' in page
     assert "Recorded from another phone" in page and "Yours, not saved" in page
     assert "Both say the same" in page
@@ -111,7 +121,7 @@ def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
 
 
 def test_mine_is_the_next_deal_is_an_explicit_choice(client: FlaskClient) -> None:
-    game_id, page = second_phone_refused(client, OTHER_TRICKS)
+    game_id, page = last_deal_refused(client, OTHER_TRICKS)
     url = f"/games/{game_id}/deals/new?contracts=collections"
     assert "They differ." in page and 'data-testid="correct-recorded"' in page
     assert not re.search(r'button-big"[^>]*data-testid="discard-mine"', page)
@@ -127,12 +137,8 @@ def test_mine_is_the_next_deal_is_not_offered_where_it_is_not_valid(
     client: FlaskClient,
 ) -> None:
     game_id = new_game(client)
-    phone_a = open_form(client, game_id, "trix")
-    phone_b = open_form(client, game_id, "trix")
-    url = f"/games/{game_id}/deals/new?contracts=trix"
     trix = dict(KINGDOM[0][1])
-    client.post(url, data={**phone_a, **trix})
-    page = html(client.post(url, data={**phone_b, **trix}))
+    page = html(second_phone_refused(client, game_id, "trix", trix, trix))
     assert 'data-testid="mine-is-next"' not in page  # Rana has played Trix already (R2)
     assert 'data-testid="not-next"' in page
     assert services.load_game(game_id).game.deals_played == 1
