@@ -156,6 +156,31 @@
     });
   }
 
+  // The phone's clock at Save, with its UTC offset: "2026-12-03T21:42:05+03:00".
+  function localTime(d) {
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    var offset = -d.getTimezoneOffset();
+    var sign = offset < 0 ? "-" : "+";
+    offset = Math.abs(offset);
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + "T" +
+      two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds()) +
+      sign + two(Math.floor(offset / 60)) + ":" + two(offset % 60);
+  }
+
+  // A deal keeps the time it was played: set at the first Save (capture phase, before any
+  // other script reads the form), kept when the same entry is sent again later.
+  function stampPlayed(form) {
+    var played = form && form.querySelector && form.querySelector("[data-played-at]");
+    if (played && !played.value) played.value = localTime(new Date());
+    return played;
+  }
+  document.addEventListener("submit", function (event) { stampPlayed(event.target); }, true);
+  // A script that reads the form itself (new FormData(form)) gets the time too.
+  document.addEventListener("formdata", function (event) {
+    var played = stampPlayed(event.target);
+    if (played) event.formData.set(played.name, played.value);
+  }, true);
+
   document.addEventListener("DOMContentLoaded", function () {
     all(document, "form.deal-form").forEach(function (form) {
       all(form, "[data-counts]").forEach(function (box) { setupCounts(box, form); });

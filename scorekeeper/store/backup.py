@@ -39,6 +39,7 @@ from scorekeeper.store.game_store import (
     fetch_log,
     load_game,
 )
+from scorekeeper.store.played import from_columns, to_columns
 from scorekeeper.store.snapshot import LoadedGame
 from scorekeeper.store.summary import summarize
 from scorekeeper.store.tokens import hash_token, new_edit_token, new_game_id
@@ -95,13 +96,16 @@ def _revisions(session: Session, game_id: str) -> list[dict[str, Any]]:
 
 
 def _log_dict(entry: models.LogEntry, revisions: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
+    item = {
         "position": entry.position,
         "kind": entry.kind,
         "entry": entry.payload,
         "created_at": timestamp(entry.created_at),
-        "revisions": [r for r in revisions if r["position"] == entry.position],
     }
+    played = from_columns(entry.played_at, entry.played_offset)
+    if played is not None:  # with the phone's own offset, as it was sent
+        item["played_at"] = played.isoformat()
+    return {**item, "revisions": [r for r in revisions if r["position"] == entry.position]}
 
 
 def import_game(data: object) -> tuple[LoadedGame, str]:
@@ -157,6 +161,7 @@ def _log_rows(backup: Backup, game_id: str) -> list[dict[str, Any]]:
             "kind": item.kind,
             "payload": item.entry.to_dict(),
             "created_at": item.created_at,
+            **dict(zip(("played_at", "played_offset"), to_columns(item.played_at), strict=True)),
         }
         for position, item in enumerate(backup.log)
     ]

@@ -6,14 +6,17 @@ Format ``scorekeeper.game`` version 1::
      "id": "…", "version": 12, "created_at": "…", "updated_at": "…",
      "players": ["Rana", "Sami", "Omar", "Lina"], "first_king": 0, "rules": {…every field…},
      "log": [{"position": 0, "kind": "deal", "entry": {"contracts": [...], "captures": {...}},
-              "created_at": "…", "revisions": [REVISION, …]}, …],
+              "created_at": "…", "played_at"?: "…", "revisions": [REVISION, …]}, …],
      "undone": [REVISION, …]}
 
 A REVISION is ``{"position", "version", "action", "n", "at", "source",
 "before", "after"}``: one write to one log position, as kept in the
 database. ``log[i].revisions`` are the writes to position ``i``;
 ``undone`` holds those to positions that were undone and are no longer
-in the log. Timestamps are ISO 8601 in UTC.
+in the log. Timestamps are ISO 8601 in UTC, except an entry's optional
+``played_at``: the phone's clock at Save with its own UTC offset
+(``2026-12-03T21:42:05+03:00``), kept as it was sent (files without it: the
+entry shows the time it was recorded).
 
 A write a phone named (API.md "Exactly-once entries") also carries
 ``"entry_id"`` and ``"request_hash"`` (the SHA-256 of what it asked for), so
@@ -73,7 +76,7 @@ TOP_KEYS = {
     "log",
     "undone",
 }
-LOG_KEYS = {"position", "kind", "entry", "created_at", "revisions"}
+LOG_KEYS = {"position", "kind", "entry", "created_at", "played_at", "revisions"}
 REVISION_KEYS = {"position", "version", "action", "n", "at", "source", "before", "after"}
 ONCE_KEYS = {"entry_id", "request_hash"}
 REQUEST_HASH = re.compile(r"[0-9a-f]{64}")
@@ -102,6 +105,8 @@ class LogData:
     kind: str
     entry: Entry
     created_at: datetime
+    played_at: datetime | None = None
+    """The phone's clock at Save, with its own offset."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +268,8 @@ def _log_entry(item: object, index: int) -> LogData:
     kind = "deal" if isinstance(entry, DealEntry) else entry.kind
     if item.get("kind", kind) != kind:
         raise refuse(f"Log entry {index + 1} is a {kind}, not a {item.get('kind')!r}.", where)
-    return LogData(kind, entry, _moment(item, "created_at", where))
+    played = _moment(item, "played_at", where, keep_offset=True) if "played_at" in item else None
+    return LogData(kind, entry, _moment(item, "created_at", where), played)
 
 
 def _entry(raw: object, where: str) -> Entry:
@@ -432,7 +438,9 @@ def _list(
     return value
 
 
-def _moment(data: Mapping[str, Any], key: str, where: str | None) -> datetime:
+def _moment(
+    data: Mapping[str, Any], key: str, where: str | None, keep_offset: bool = False
+) -> datetime:
     raw = data.get(key)
     try:
         moment = datetime.fromisoformat(raw) if isinstance(raw, str) else None
@@ -441,4 +449,4 @@ def _moment(data: Mapping[str, Any], key: str, where: str | None) -> datetime:
     if moment is None or moment.tzinfo is None:
         message = f"“{key}” must be a date and time with its time zone (ISO 8601)."
         raise refuse(message, _field(where, key), "backup_timestamp")
-    return moment.astimezone(UTC)
+    return moment if keep_offset else moment.astimezone(UTC)

@@ -38,6 +38,7 @@ from scorekeeper.store import models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles.hooks import game_changed as tell_circle
 from scorekeeper.store.events import results as event_results
+from scorekeeper.store.played import from_columns, to_columns
 from scorekeeper.store.snapshot import (
     AlreadyWritten,
     Change,
@@ -239,7 +240,8 @@ def replay_stored(row: models.Game, entries: Sequence[models.LogEntry]) -> Loade
         except RulesError as error:
             raise UnreplayableLog(row.id, stored.position, error) from error
         n = game.deals_played if isinstance(entry, DealEntry) else None
-        log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at))
+        played = from_columns(stored.played_at, stored.played_offset)
+        log.append(LogRow(stored.position, stored.kind, entry, n, stored.created_at, played))
     return LoadedGame(
         id=row.id,
         version=row.version,
@@ -294,8 +296,7 @@ def write(
             )
             if once is not None:
                 refuse_repeat(session, loaded, once)
-            if expected is not None and expected != loaded.version:
-                raise StaleVersion(loaded, expected, changes_since(session, loaded, expected))
+            check_version(session, loaded, expected)
             locked = Locked(loaded, once)
             result = change(session, locked)
         forget_head(game_id)
@@ -307,6 +308,12 @@ def write(
         forget_head(game_id)
         loaded = load_game(game_id)
         raise StaleVersion(loaded, expected or loaded.version, race=True) from None
+
+
+def check_version(session: Session, loaded: LoadedGame, expected: int | None) -> None:
+    """:class:`StaleVersion` (with what changed since) if ``expected`` is not the version."""
+    if expected is not None and expected != loaded.version:
+        raise StaleVersion(loaded, expected, changes_since(session, loaded, expected))
 
 
 def refuse_repeat(session: Session, loaded: LoadedGame, once: Once) -> None:
@@ -417,11 +424,13 @@ def append(
     source: str,
     action: str,
     after: dict[str, Any],
+    played: datetime | None = None,
 ) -> LoadedGame:
-    """Add ``entry`` at the end of the log."""
+    """Add ``entry`` at the end of the log (``played``: the phone's clock at Save)."""
     position = len(locked.loaded.log)
     now = models.utcnow()
     kind = "deal" if isinstance(entry, DealEntry) else entry.kind
+    played_at, played_offset = to_columns(played)
     session.connection().execute(
         ADD_ENTRY,
         {
@@ -430,9 +439,11 @@ def append(
             "kind": kind,
             "payload": entry.to_dict(),
             "created_at": now,
+            "played_at": played_at,
+            "played_offset": played_offset,
         },
     )
-    log = [*locked.loaded.log, LogRow(position, kind, entry, n, now)]
+    log = [*locked.loaded.log, LogRow(position, kind, entry, n, now, played)]
     revision = Write(position, n, action, None, after)
     return apply_change(session, locked, game, log, revision, source, now)
 

@@ -23,6 +23,7 @@ import dataclasses
 import hmac
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -44,6 +45,7 @@ from scorekeeper.store.game_store import (
     Write,
     append,
     apply_change,
+    check_version,
     fetch_game,
     forget_head,
     head,
@@ -54,6 +56,8 @@ from scorekeeper.store.game_store import (
     write,
 )
 from scorekeeper.store.input import check_storable, clean_players
+from scorekeeper.store.played import check_played_at
+from scorekeeper.store.positions import Position, PositionTaken, check_position
 from scorekeeper.store.snapshot import (
     AlreadyWritten,
     DealNotFound,
@@ -81,6 +85,8 @@ __all__ = [
     "LoadedGame",
     "LogRow",
     "NewGameRows",
+    "Position",
+    "PositionTaken",
     "StaleVersion",
     "create_game",
     "delete_unplayed_game",
@@ -308,20 +314,39 @@ def record_deal(
     expected_version: int | None = None,
     source: str = "page",
     entry_id: str | None = None,
+    *,
+    position: Position | None = None,
+    played_at: datetime | None = None,
 ) -> tuple[LoadedGame, int]:
-    """Append a deal; returns the new state and the deal's number ``n``."""
+    """Append a deal; returns the new state and the deal's number ``n``.
+
+    ``position``: the deal number (and king) the entry was typed for. When another
+    write took it meanwhile, :class:`PositionTaken` (409), checked before the version
+    so that the scorer is asked "the same deal?" rather than shown the next deal's form.
+    ``played_at``: the phone's clock at Save, kept with the entry (422 if absurd).
+    """
     once = Once.of(entry_id, "record", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> tuple[LoadedGame, int]:
+        if position is not None:
+            check_position(session, locked.loaded, position, entry)
+            check_version(session, locked.loaded, expected_version)
+        _check_played(locked.loaded, played_at)
         if not locked.loaded.log:
             locked.loaded = _seven_of_hearts_king(session, locked.loaded, entry)
         game = locked.loaded.game.record(entry)
         record = game.deals[-1]
         after = {"kind": "deal", **record.to_dict()}
-        loaded = append(session, locked, entry, game, record.n, source, "record", after)
+        loaded = append(session, locked, entry, game, record.n, source, "record", after, played_at)
         return loaded, record.n
 
-    return write(game_id, expected_version, change, once)
+    # With a position, the version is checked after it (in ``change``).
+    return write(game_id, None if position else expected_version, change, once)
+
+
+def _check_played(loaded: LoadedGame, played_at: datetime | None) -> None:
+    if played_at is not None:
+        check_played_at(played_at, loaded.created_at, models.utcnow())
 
 
 def record_redeal(
@@ -330,15 +355,18 @@ def record_redeal(
     expected_version: int | None = None,
     source: str = "page",
     entry_id: str | None = None,
+    *,
+    played_at: datetime | None = None,
 ) -> LoadedGame:
-    """Append a redeal or misdeal (R8): no contract is used up."""
+    """Append a redeal or misdeal (R8): no contract is used up (``played_at`` as for a deal)."""
     check_storable(entry.note, "note")
     once = Once.of(entry_id, "redeal", entry=entry.to_dict())
 
     def change(session: Session, locked: Locked) -> LoadedGame:
+        _check_played(locked.loaded, played_at)
         game = locked.loaded.game.record(entry)
         after = {**entry.to_dict(), "n": None}
-        return append(session, locked, entry, game, None, source, "redeal", after)
+        return append(session, locked, entry, game, None, source, "redeal", after, played_at)
 
     return write(game_id, expected_version, change, once)
 
@@ -389,7 +417,7 @@ def edit_deal(
         replace_entry(session, locked, target.position, entry)
         after = {"kind": "deal", **game.deals[n - 1].to_dict()}
         log = list(loaded.log)
-        log[target.position] = LogRow(target.position, "deal", entry, n, target.created_at)
+        log[target.position] = dataclasses.replace(target, entry=entry)
         return apply_change(
             session, locked, game, log, Write(target.position, n, "edit", before, after), source
         )

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from scorekeeper.rules.captures import Captures, is_seat
@@ -24,6 +25,8 @@ from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
 from scorekeeper.rules.game_log import DealEntry, RedealEntry, entry_from_dict
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.rules.wire import json_object, only_keys, parse_contract_names
+from scorekeeper.store.played import parse_played_at
+from scorekeeper.store.positions import Position, parse_position
 
 NAME_MAX = 40
 NOTE_MAX = 200
@@ -309,6 +312,26 @@ def take_entry_id(body: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
     if "entry_id" not in body:
         return None, rest
     return parse_entry_id(body["entry_id"]), rest
+
+
+def take_position_and_time(
+    body: Mapping[str, Any],
+) -> tuple[Position | None, datetime | None, dict[str, Any]]:
+    """(the body's ``position``, its ``played_at``, the body without them); 422 if malformed.
+
+    Both are optional (API.md "One deal, one position" and "Time played"): a client
+    that sends neither is served as before.
+
+    >>> position, played, rest = take_position_and_time(
+    ...     {"position": {"n": 3, "king": 0}, "played_at": "2026-12-03T21:42:05+03:00",
+    ...      "contracts": ["trix"]})
+    >>> position.n, played.hour, rest
+    (3, 21, {'contracts': ['trix']})
+    """
+    rest = {k: v for k, v in body.items() if k not in ("position", "played_at")}
+    position = parse_position(body["position"]) if body.get("position") is not None else None
+    raw = body.get("played_at")
+    return position, None if raw is None else parse_played_at(raw), rest
 
 
 def parse_entry_id(raw: object) -> str:

@@ -126,6 +126,11 @@ class LogEntry(db.Model):  # type: ignore[name-defined,misc]
     kind: Mapped[str] = mapped_column(String(10))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    """When the server recorded it (a sync may come long after the deal was played)."""
+    played_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    """The phone's clock at Save (API.md "Time played"), None when none was sent."""
+    played_offset: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """That clock's offset from UTC in minutes, so the sheet shows the table's own time."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "position", name="uq_log_entries_game_position"),

@@ -43,6 +43,13 @@ class LogRow:
     entry: DealEntry | RedealEntry
     n: int | None
     created_at: datetime
+    played_at: datetime | None = None
+    """The phone's clock at Save, with its own UTC offset; None when none was sent."""
+
+    @property
+    def when_played(self) -> datetime:
+        """When the deal was played: the phone's time at Save, else the time it was recorded."""
+        return self.played_at or self.created_at
 
 
 @dataclass(frozen=True)

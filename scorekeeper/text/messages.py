@@ -473,6 +473,7 @@ _REQUESTS: dict[str, Template] = {
     "unknown_field.a_deal": N_("“%(name)s” is not a field of a deal; use %(allowed)s."),
     "unknown_field.a_redeal": N_("“%(name)s” is not a field of a redeal; use %(allowed)s."),
     "unknown_field.a_new_game": N_("“%(name)s” is not a field of a new game; use %(allowed)s."),
+    "unknown_field.a_position": N_("“%(name)s” is not a field of a position; use %(allowed)s."),
     "bad_seat": N_("“%(name)s” must be a seat from 0 to 3, not %(value)s."),
     "bad_seat.what": N_("%(what)s must be a seat from 0 to 3, not %(value)s."),
     "bad_seat.input_first_king": N_("The first king must be a seat from 0 to 3, not %(value)s."),
@@ -606,6 +607,35 @@ _WEB: dict[str, Template] = {
     "json_type.object": N_("“%(name)s” must be a JSON object, not %(kind)s."),
     "json_type.list": N_("“%(name)s” must be a JSON list, not %(kind)s."),
     "bad_entry_id": N_("“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not %(value)s."),
+    # store/positions.py: a deal typed for a position another phone took
+    "deal_already_recorded": N_(
+        "Deal %(n)d was recorded meanwhile; this entry, typed for deal %(n)d, was not saved."
+    ),
+    "position_moved": N_(
+        "This entry was typed for deal %(n)d, but the next deal is now deal %(next)d; "
+        "it was not saved."
+    ),
+    "position_moved.king": N_(
+        "This entry was typed for deal %(n)d with %(typed)s as king, but %(king)s is king now; "
+        "it was not saved."
+    ),
+    "bad_position.shape": N_('“position” must be an object such as {"n": 10, "king": 1}.'),
+    "bad_position.n": N_("“position.n” must be the deal's number, from 1 to %(max)d."),
+    "bad_position.king": N_("“position.king” must be the king's seat, from 0 to 3, or null."),
+    "bad_position.game": N_("“position.game” must be the game's id."),
+    # store/played.py: the phone's clock at Save
+    "bad_played_at": N_(
+        "“played_at” must be a date and time with its UTC offset (ISO 8601, such as "
+        "2026-12-03T21:42:05+03:00), not %(value)s."
+    ),
+    "played_at_out_of_range.future": N_(
+        "The time this deal was played, %(played)s, is more than %(minutes)d minutes ahead "
+        "of the server's clock: check the phone's clock."
+    ),
+    "played_at_out_of_range.early": N_(
+        "The time this deal was played, %(played)s, is before this game was created "
+        "(%(created)s): check the phone's clock."
+    ),
 }
 
 _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py

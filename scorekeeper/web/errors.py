@@ -45,6 +45,7 @@ from scorekeeper.store import games as services
 from scorekeeper.store.circles.errors import CircleNotFound, CircleRefusal, MemberNotFound
 from scorekeeper.store.events.services import EventNotFound
 from scorekeeper.store.games import game_state
+from scorekeeper.store.positions import PositionTaken
 from scorekeeper.store.snapshot import (
     DealNotFound,
     GameNotFound,
@@ -387,6 +388,8 @@ def rules_error(error: RulesError) -> Answer:
         messages = " ".join(item["message"] for item in translate_error(error))
         return _page(status, OTHER_TITLE, messages), status
     response, _status = error_response(status, translate_error(error))
+    if isinstance(error, PositionTaken):  # the other entry, for the phone's "the same deal?"
+        response = jsonify({**response.get_json(), **error.details()})
     if isinstance(error, StateError):
         response = _with_game(response, (request.view_args or {}).get("game_id"))
     return response, status

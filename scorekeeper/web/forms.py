@@ -14,6 +14,7 @@ at import time); the engine's problems are said in the request's language by
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -27,11 +28,13 @@ from wtforms.widgets import HiddenInput
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import QUEENS
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import Problem
+from scorekeeper.rules.errors import Problem, RulesError
 from scorekeeper.rules.game import DealEntry, RedealEntry
 from scorekeeper.rules.game_log import RedealKind
 from scorekeeper.rules.ruleset import ClosedSuit, RuleSet
 from scorekeeper.store.input import NOTE_MAX
+from scorekeeper.store.played import parse_played_at
+from scorekeeper.store.positions import Position
 from scorekeeper.text.locale import current_locale, isolate
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
@@ -261,10 +264,40 @@ def make_deal_form(
 
 
 class DealForm(ProblemsForm):
-    """What each player took in one deal (API.md "Deal captures"), field by field."""
+    """What each player took in one deal (API.md "Deal captures"), field by field.
+
+    A new deal's form also says where it was typed (hidden): the game, the deal's
+    number and its king (:class:`~scorekeeper.store.positions.Position`), so that a deal
+    another phone recorded meanwhile is never saved as the next one by itself; and the
+    phone's clock at Save (``played_at``, set by ``static/deal_form.js``).
+    """
+
+    position_n = VersionField(widget=HiddenInput(), validators=[Optional()])
+    position_king = StringField(widget=HiddenInput())
+    position_game = StringField(widget=HiddenInput())
+    played_at = StringField(widget=HiddenInput(), filters=[strip])
 
     contracts: tuple[Contract, ...] = ()
     sections: frozenset[str] = frozenset()
+
+    def position(self) -> Position | None:
+        """The position the form was typed for; None from a page made before forms said it."""
+        n = self.position_n.data
+        if not n:
+            return None
+        game = self.position_game.data or None
+        return Position(n, seat_or_none(self.position_king.data), game)
+
+    def played(self) -> datetime | None:
+        """The phone's clock at Save; None without one. A malformed one is the form's error."""
+        raw = self.played_at.data
+        if not raw:
+            return None
+        try:
+            return parse_played_at(raw)
+        except RulesError as error:
+            self.add_problems(error.problems)
+            return None
 
     def configure(
         self, contracts: tuple[Contract, ...], sections: frozenset[str], names: Sequence[str]

@@ -147,6 +147,12 @@
     var next = answer.state.deals_played + 1;
     if (heading) heading.textContent = O.fill(box.getAttribute("data-text-deal"), { n: next, contracts: box.getAttribute("data-contracts-text") });
     if (save) save.textContent = O.fill(box.getAttribute("data-text-save"), { n: next });
+    // The position the form is typed for follows the heading (the server refuses a form
+    // for a position another phone took, API.md "One deal, one position").
+    var position = form.querySelector('[name="position_n"]');
+    var king = form.querySelector('[name="position_king"]');
+    if (position) position.value = String(next);
+    if (king) king.value = answer.state.current_king == null ? "" : String(answer.state.current_king);
   }
 
   // ``sentAs``: the entry id this form was sent under when the network failed (the

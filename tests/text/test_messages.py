@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import random
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,9 @@ from scorekeeper.store.input import (
     parse_new_game_body,
     parse_redeal_body,
     take_entry_id,
+    take_position_and_time,
 )
+from scorekeeper.store.played import check_played_at
 from scorekeeper.text import messages
 from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
 from tests.common import NAMES, C, D, K, Q, T
@@ -740,6 +743,13 @@ def request_cases() -> Iterator[Callable[[], object]]:
     for _ in range(REDEALS_IN_A_ROW_MAX):
         redealt = redealt.record(RedealEntry("misdeal"))
     yield lambda: redealt.record(RedealEntry("misdeal"))
+    for position in ([1], {"n": 0}, {"n": 1, "king": 7}, {"n": 1, "game": 3}, {"n": 1, "x": 1}):
+        yield lambda p=position: take_position_and_time({"position": p})
+    for played in ("2026-12-03T21:42:05", 7):
+        yield lambda p=played: take_position_and_time({"played_at": p})
+    moment = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    yield lambda: check_played_at(moment + timedelta(hours=1), moment, moment)
+    yield lambda: check_played_at(moment - timedelta(hours=1), moment, moment)
     later = finished_short_game(RuleSet(kingdoms=1))
     for error_thunk in (
         lambda: later.record(DealEntry((T,), Captures(trix_order=(0, 1, 2, 3)))),
@@ -856,7 +866,11 @@ def test_the_corpus_meets_every_template() -> None:
     seen = {p.key for p in CORPUS} | {k for p in CORPUS for k in _keys(p.params)}
     seen |= {k for verdict, _ in verdicts() for k in [verdict["part"], *_keys(verdict["params"])]}
     # These need a database: the next tests (and tests/web/api/test_events.py).
-    assert set(PROBLEMS) - seen == {"nothing_to_undo", "entry_id_reused"} | EVENT_STORE_CODES
+    assert set(PROBLEMS) - seen == {"nothing_to_undo", "entry_id_reused"} | EVENT_STORE_CODES | {
+        "deal_already_recorded",
+        "position_moved",
+        "position_moved.king",
+    }
     assert set(WORDS) - seen - {"join.plus"} == set()
 
 
@@ -883,6 +897,23 @@ def test_services_entry_id_reused(app: Any) -> None:
     problem = caught.value.problems[0]
     assert problem.code == "entry_id_reused"
     assert english(problem.key, problem.params) == problem.message
+
+
+def test_services_position_taken(app: Any) -> None:
+    from scorekeeper.store import games as services
+    from scorekeeper.store.positions import Position
+
+    loaded, _ = services.create_game(NAMES, 0, RuleSet())
+    trix = DealEntry((Contract.TRIX,), Captures(trix_order=(2, 0, 3, 1)))
+    services.record_deal(loaded.id, trix)
+    keys = set()
+    for position in (Position(1), Position(3), Position(2, 1)):
+        with pytest.raises(RulesError) as caught:
+            services.record_deal(loaded.id, trix, position=position)
+        problem = caught.value.problems[0]
+        keys.add(problem.key)
+        assert english(problem.key, problem.params) == problem.message
+    assert keys == {"deal_already_recorded", "position_moved", "position_moved.king"}
 
 
 def test_the_english_catalog_has_no_stray_percent() -> None:

@@ -30,6 +30,7 @@ from scorekeeper.store.input import (
     parse_new_game_body,
     parse_redeal_body,
     take_entry_id,
+    take_position_and_time,
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import json_body, require_bearer
@@ -156,9 +157,18 @@ def record_deal(game_id: str) -> Response:
     _require_token(game_id)
     expected = _if_match(required=False)
     entry_id, body = take_entry_id(json_body())
+    position, played_at, body = take_position_and_time(body)
     entry = parse_deal_body(body)
     deal, loaded, n = _deal_written(
-        lambda: services.record_deal(game_id, entry, expected, source=SOURCE, entry_id=entry_id),
+        lambda: services.record_deal(
+            game_id,
+            entry,
+            expected,
+            source=SOURCE,
+            entry_id=entry_id,
+            position=position,
+            played_at=played_at,
+        ),
     )
     response = _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{game_id}/deals/{n}"
@@ -169,7 +179,7 @@ def record_deal(game_id: str) -> Response:
 def get_deal(game_id: str, n: int) -> Response:
     """Extension: one deal as scored, with its history of revisions."""
     loaded = services.load_game(game_id)
-    loaded.deal_row(n)
+    row = loaded.deal_row(n)
     revisions = [
         {
             "at": r.at.isoformat(),
@@ -181,7 +191,13 @@ def get_deal(game_id: str, n: int) -> Response:
         }
         for r in services.deal_revisions(game_id, n)
     ]
-    body = {"deal": loaded.game.deals[n - 1].to_dict(), "revisions": revisions}
+    played = None if row.played_at is None else row.played_at.isoformat()
+    body = {
+        "deal": loaded.game.deals[n - 1].to_dict(),
+        "played_at": played,
+        "recorded_at": row.created_at.isoformat(),
+        "revisions": revisions,
+    }
     return _with_etag(body, loaded, 200)
 
 
@@ -219,8 +235,11 @@ def record_redeal(game_id: str) -> Response:
     _require_token(game_id)
     expected = _if_match(required=False)
     entry_id, body = take_entry_id(json_body())
+    _position, played_at, body = take_position_and_time(body)
     entry = parse_redeal_body(body)
     loaded = _game_written(
-        lambda: services.record_redeal(game_id, entry, expected, source=SOURCE, entry_id=entry_id)
+        lambda: services.record_redeal(
+            game_id, entry, expected, source=SOURCE, entry_id=entry_id, played_at=played_at
+        )
     )
     return _with_etag({"redeal": entry.to_dict(), "game": game_state(loaded)}, loaded, 201)

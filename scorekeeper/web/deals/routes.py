@@ -14,6 +14,7 @@ from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.deals.same_deal import position_data, render_same_deal, taken_or
 from scorekeeper.web.errors import Refused, refusal_text, try_form_write
 from scorekeeper.web.events.access import page_source
 from scorekeeper.web.forms import DealForm, deal_form_data, make_deal_form
@@ -45,25 +46,33 @@ def new_deal(game_id: str) -> Page:
     game = loaded.game
     needs_king = game.needs_king or services.asks_first_king(loaded)
     form = make_deal_form(
-        contracts, loaded.rules, loaded.players, needs_king, data={"version": loaded.version}
+        contracts, loaded.rules, loaded.players, needs_king, data=position_data(loaded)
     )
     if not form.is_submitted():
         _precheck(form, loaded)
         return _render_deal(loaded, form)
+    played = form.played()
     if not form.validate():
         return _render_deal(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
-        lambda: services.record_deal(
-            game_id,
-            entry,
-            expected_version=version,
-            source=page_source(game_id),
-            entry_id=form_entry_id(),
+        lambda: taken_or(
+            lambda: services.record_deal(
+                game_id,
+                entry,
+                expected_version=version,
+                source=page_source(game_id),
+                entry_id=form_entry_id(),
+                position=form.position(),
+                played_at=played,
+            )
         ),
         form,
         loaded,
     )
+    if isinstance(outcome, services.PositionTaken):
+        # Never turned into the next deal's form: the scorer says whether it is the same deal.
+        return render_same_deal(outcome, form, contracts)
     if isinstance(outcome, Refused):
         return _render_deal(outcome.loaded, form, outcome.messages, outcome.status)
     _loaded, n = outcome

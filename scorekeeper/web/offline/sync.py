@@ -6,10 +6,14 @@ edit rights from its session cookie, so unlike the rest of the API it is
 protected against cross-site requests by the CSRF token (``X-CSRFToken``).
 
 Body: ``{"entry_id", "action": "record" | "redeal" | "edit" | "undo", "entry"?,
-"n"?, "version"?}``; every entry carries its id (API.md "Exactly-once
-entries"), so a retry after a lost answer is answered again and written once.
+"n"?, "version"?, "position"?, "played_at"?}``; every entry carries its id (API.md
+"Exactly-once entries"), so a retry after a lost answer is answered again and written once.
 A ``record`` or ``redeal`` is checked at its new place in the log (another
-phone may have written meanwhile); an ``edit`` or ``undo`` names the version
+phone may have written meanwhile). A ``record`` that names the ``position`` it was
+typed for (``{"n", "king"}``) is refused (409 ``deal_already_recorded`` or
+``position_moved``, with the other entry) when another phone took that position,
+never recorded as the next deal by itself; ``played_at`` is the phone's clock at
+Save (API.md "One deal, one position", "Time played"). An ``edit`` or ``undo`` names the version
 it was made against and is refused (412) if the game moved since. Answers and
 refusals are the API's (errors through :mod:`scorekeeper.web.errors`). A redeal
 may also be a Trix deal void for a closed suit (``"reason": "closed_suit"``), as
@@ -28,7 +32,12 @@ from scorekeeper.rules.events.tables import first_king_needed
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.wire import json_object
 from scorekeeper.store import games as services
-from scorekeeper.store.input import parse_deal_body, parse_entry_id, parse_redeal_body
+from scorekeeper.store.input import (
+    parse_deal_body,
+    parse_entry_id,
+    parse_redeal_body,
+    take_position_and_time,
+)
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.sharing.access import require_edit
@@ -60,15 +69,20 @@ def _write(
     game_id: str, action: str, entry_id: str, body: dict[str, Any]
 ) -> tuple[int, dict[str, Any], services.LoadedGame]:
     try:
+        position, played_at, _rest = take_position_and_time(body)
         if action == "record":
             entry = parse_deal_body(body.get("entry"), "entry")
             if entry.king is None:
                 _refuse_unnamed_first_king(game_id)
-            loaded, n = services.record_deal(game_id, entry, None, SOURCE, entry_id)
+            loaded, n = services.record_deal(
+                game_id, entry, None, SOURCE, entry_id, position=position, played_at=played_at
+            )
             return 201, {"deal": loaded.game.deals[n - 1].to_dict()}, loaded
         if action == "redeal":
             redeal = _redeal(body.get("entry"))
-            loaded = services.record_redeal(game_id, redeal, None, SOURCE, entry_id)
+            loaded = services.record_redeal(
+                game_id, redeal, None, SOURCE, entry_id, played_at=played_at
+            )
             return 201, {"redeal": redeal.to_dict()}, loaded
         version = _version(body)
         if action == "edit":

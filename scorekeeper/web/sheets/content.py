@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from scorekeeper.rules.captures import Capture, Captures, Seats4
 from scorekeeper.rules.cards import QUEENS
@@ -58,6 +59,8 @@ class DealLine:
     """Rulings attached to the deal (a revoke ruling, say), printed under it."""
     dealer: Phrase = ()
     """``dealt by Omar`` when the dealer is not the king (R2); else empty."""
+    played: str = ""
+    """``played 21:42``: the phone's clock at Save, as the table read it; empty without one."""
 
 
 @dataclass(frozen=True)
@@ -245,8 +248,20 @@ def _running_totals(deals: Sequence[DealRecord]) -> list[Seats4]:
     return out
 
 
+def played_text(played: datetime | None, created: datetime) -> str:
+    """``played 21:42`` in the phone's own time (with its date when not the game's day)."""
+    if played is None:
+        return ""
+    same_day = played.date() == created.astimezone(played.tzinfo).date()
+    shown = played.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M")
+    return _("played %(time)s", time=localize_digits(shown))
+
+
 def _line(
-    row: DealRow | RedealRow, running: dict[int, Seats4], entries: dict[int, object]
+    row: DealRow | RedealRow,
+    running: dict[int, Seats4],
+    entries: dict[int, object],
+    played: dict[int, str],
 ) -> DealLine | NoteLine:
     """A deal's line (its captures in words, its scores and the running totals), or a
     redeal's note."""
@@ -261,6 +276,7 @@ def _line(
         running[deal.n],
         deal_notes(entries.get(row.position)),
         _dealt_by(deal),
+        played.get(row.position, ""),
     )
 
 
@@ -288,20 +304,21 @@ def _subtotal(game: Game, kingdom: KingdomView) -> Subtotal:
     return Subtotal(kingdom.totals, _("✗ %(total)s (expected %(expected)s)", **sums), False)
 
 
-def _sections(game: Game, log: Sequence[LogRow]) -> tuple[Section, ...]:
+def _sections(game: Game, log: Sequence[LogRow], created: datetime) -> tuple[Section, ...]:
     """The kingdoms as the game page shows them (:mod:`scorekeeper.web.games.kingdoms`),
     as lines."""
     running = dict(zip((d.n for d in game.deals), _running_totals(game.deals), strict=True))
     entries: dict[int, object] = {row.position: row.entry for row in log}
+    played = {row.position: played_text(row.played_at, created) for row in log}
     views, extra = kingdom_sections(game, log)
     sections: list[Section] = []
     for view in views:
-        lines = tuple(_line(row, running, entries) for row in view.rows)
+        lines = tuple(_line(row, running, entries, played) for row in view.rows)
         subtotal = _subtotal(game, view) if any(True for _ in view.deals()) else None
         title = _("Kingdom %(number)s", number=format_number(view.number))
         sections.append(Section(title, view.king, lines, subtotal, view.team))
     if extra is not None:
-        lines = tuple(_line(row, running, entries) for row in extra.rows)
+        lines = tuple(_line(row, running, entries, played) for row in extra.rows)
         subtotal = Subtotal(extra.totals, _("tie-break (R12)"), True)
         sections.append(Section(_("Extra deal"), game.first_king, lines, subtotal))
     return tuple(sections)
@@ -392,7 +409,7 @@ def build_sheet(loaded: LoadedGame) -> Sheet:
         first_king=loaded.first_king,
         rules=tuple(describe_rules(loaded.rules, loaded.players)),
         zero_sum_reasons=tuple(zero_sum_reasons(loaded.rules)),
-        sections=_sections(game, loaded.log),
+        sections=_sections(game, loaded.log, loaded.created_at),
         standings=_standings(game),
         result=result,
         tie_break=tie_break,

@@ -6,6 +6,7 @@ import copy
 import io
 import json
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -50,6 +51,9 @@ class Table:
         return dict(response.get_json())
 
 
+PLAYED = datetime.now(UTC).replace(microsecond=0).astimezone(timezone(timedelta(hours=3)))
+
+
 def rich_game(client: FlaskClient) -> Table:
     """Arabic names, a combined deal (R9.6), redeals, edits with revisions and an undo."""
     table = Table(client, first_king=1, rules={"combination": "any", "doubling": True})
@@ -63,7 +67,8 @@ def rich_game(client: FlaskClient) -> Table:
         },
     }
     table.write("POST", "/deals", combined)
-    table.write("POST", "/deals", {**DIAMONDS, "entry_id": "phone-a-1"})  # named by a phone
+    played = {"played_at": PLAYED.isoformat()}  # the phone's clock at Save, its own offset
+    table.write("POST", "/deals", {**DIAMONDS, "entry_id": "phone-a-1", **played})
     table.write(
         "PUT", "/deals/2", {"contracts": ["diamonds"], "captures": {"diamonds": [1, 3, 4, 5]}}
     )
@@ -107,6 +112,8 @@ def check_round_trip(client: FlaskClient) -> None:
     assert [r["action"] for r in first["log"][2]["revisions"]] == ["record", "edit"]
     assert first["log"][2]["revisions"][0]["entry_id"] == "phone-a-1"
     assert "entry_id" not in first["log"][2]["revisions"][1]  # a write nobody named
+    assert first["log"][2]["played_at"] == PLAYED.isoformat()  # kept through its correction
+    assert "played_at" not in first["log"][1]  # sent without one
     restored = import_api(client, first)
     assert restored.status_code == 201
     new_id = restored.get_json()["id"]

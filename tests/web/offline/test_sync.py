@@ -7,6 +7,7 @@ page has (``X-CSRFToken``), as a form would.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -198,3 +199,28 @@ def test_r2_a_tables_first_deal_synced_with_the_7h_holder_makes_him_first_king_o
     # The next deal needs no king: the first king is known.
     follow = table.sync({"entry_id": "t3", "action": "record", "entry": KING})
     assert follow.status_code == 201 and follow.json["deal"]["king"] == 2
+
+
+# --- one deal, one position; the time played ---------------------------------------------
+
+
+def test_an_entry_typed_for_a_position_another_phone_took_is_a_conflict(phone: Phone) -> None:
+    first = {"entry_id": "a1", "action": "record", "entry": KING, "position": {"n": 1, "king": 0}}
+    assert phone.sync(first).status_code == 201
+    second = {**first, "entry_id": "b1"}
+    answer = phone.sync(second)
+    assert answer.status_code == 409
+    body = answer.get_json()
+    assert body["errors"][0]["code"] == "deal_already_recorded"
+    assert body["other"]["entry_id"] == "a1" and body["other"]["source"] == "offline"
+    assert body["same"] is True and body["game"]["version"] == 2
+    assert phone.sync(first).status_code == 201  # its own retry: answered, never "the other"
+    assert phone.deals() == 1
+
+
+def test_a_synced_entry_keeps_the_time_it_was_played(phone: Phone) -> None:
+    played = datetime.now(UTC).replace(microsecond=0).isoformat()
+    body = {"entry_id": "t1", "action": "record", "entry": TRIX, "played_at": played}
+    assert phone.sync(body).status_code == 201
+    deal = phone.client.get(f"/api/v1/games/{phone.game_id}/deals/1").get_json()
+    assert deal["played_at"] == played
