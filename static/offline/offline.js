@@ -40,6 +40,9 @@
     return document.documentElement.dir === "rtl" ? "\u2066" + text + "\u2069" : text;
   }
 
+  // A count or a deal's number in the page's digits, as the server's |num.
+  function number(n) { return digits(String(n)); }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -175,26 +178,37 @@
     return Engine.ready;
   }
 
-  // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
-  function check(data, pending, entry) {
+  function ask(data, fn, request) {
     return startEngine(data.engine).then(function () {
       return new Promise(function (resolve, reject) {
         var id = ++Engine.seq;
         Engine.waiting[id] = function (message) {
           if (message.error) reject(new Error(message.error)); else resolve(message.answer);
         };
-        Engine.worker.postMessage({
-          type: "check", id: id,
-          request: { game: data, pending: pending, entry: entry || null }
-        });
+        Engine.worker.postMessage({ type: "check", fn: fn, id: id, request: request });
       });
     });
   }
 
+  // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
+  function check(data, pending, entry) {
+    return ask(data, "check", { game: data, pending: pending, entry: entry || null });
+  }
+
+  // The one game state every offline screen is drawn from (phone.screen): the server's
+  // last log for the game, then this phone's outbox, replayed by the engine.
+  function screen(data, entries) {
+    return ask(data, "screen", { game: data, pending: pendingOf(entries) });
+  }
+
+  // Conflicts hold the entries after them (outbox.js): only the waiting ones before any.
   function pendingOf(entries) {
-    return entries.filter(function (e) { return e.state === "waiting"; }).map(function (e) {
-      return { action: e.action, entry: e.entry || null, n: e.n || null };
-    });
+    var out = [];
+    for (var i = 0; i < entries.length && entries[i].state === "waiting"; i++) {
+      var e = entries[i];
+      out.push({ action: e.action, entry: e.entry || null, n: e.n || null, entry_id: e.entry_id });
+    }
+    return out;
   }
 
   // The game as last seen from the server: fresh when online, the copy kept when not.
@@ -212,34 +226,52 @@
     });
   }
 
-  // Keep a game for offline play: its pages, its deal forms and the engine.
+  // Under Save-Data (or a metered connection) the engine is fetched at its first need only.
+  function saving() {
+    var c = navigator.connection;
+    return !!(c && (c.saveData || c.type === "cellular" || c.metered));
+  }
+
+  // The engine's files, fetched once per phone (and per engine version) in the background;
+  // the service worker keeps them for every game.
+  function fetchEngine(config) {
+    if (!config.ready || localStorage.getItem("sk-engine") === config.archive) return Promise.resolve();
+    return Promise.all((config.files || []).map(function (file) {
+      return fetch(file, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) throw new Error(file + " " + r.status);
+      });
+    })).then(function () { localStorage.setItem("sk-engine", config.archive); });
+  }
+
+  // Keep a game for offline play, with no tap: its page, its deal forms and its data; the
+  // engine once per phone. Rejects "no-browser" where no service worker can keep it.
   function keepOffline(gameId, url) {
-    if (!("serviceWorker" in navigator)) return Promise.reject(new Error("no-browser"));
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return Promise.reject(new Error("no-browser"));
     return register().then(function () { return navigator.serviceWorker.ready; })
       .then(controlled)
       .then(function () { return gameData(url); })
       .then(function (data) {
-        if (!data.engine.ready) throw new Error("no-engine");
         var pages = [data.urls.game].concat(data.urls.forms).map(function (page) {
           return fetch(page, { credentials: "same-origin" });
         });
-        return Promise.all(pages).then(function () { return startEngine(data.engine); })
-          .then(function () { return Outbox.keep(gameId); })
+        return Promise.all(pages).then(function () { return Outbox.keep(gameId); })
           .then(function () {
             var kept = (localStorage.getItem("sk-kept") || "").split(" ").filter(Boolean);
             if (kept.indexOf(gameId) < 0) kept.unshift(gameId);
             localStorage.setItem("sk-kept", kept.slice(0, 50).join(" "));
+            if (!data.engine.ready) throw new Error("no-engine");
+            if (!saving()) return fetchEngine(data.engine);
           });
       });
   }
 
   // --- a form sent while the network may fail --------------------------------------------
 
-  var SEND_MS = 20000;  // no answer by then: the network is as good as down
+  var SEND_MS = 5000;  // no answer by then: the network is as good as down, the entry is queued
 
   // POST a page form named by ``entryId`` (the server writes it once under that id):
-  // "written" (the server redirected: saved), "network" (no answer: the caller queues
-  // the same entry under the same id), or "answered" (a refusal page: the caller posts
+  // "written" (the server redirected: saved), "network" (no answer in SEND_MS, or a 5xx:
+  // the caller queues the same entry under the same id), or "answered" (a refusal page: the caller posts
   // the form as usual to show it; nothing was written).
   function send(form, submitter, entryId) {
     var body = new URLSearchParams(new FormData(form));
@@ -251,7 +283,8 @@
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       cache: "no-store", signal: controller ? controller.signal : undefined
     }).then(function (response) {
-      return response.type === "opaqueredirect" ? "written" : "answered";
+      if (response.type === "opaqueredirect") return "written";
+      return response.status >= 500 ? "network" : "answered";  // a server down is no refusal
     }, function () { return "network"; }).then(function (outcome) {
       clearTimeout(timer);
       return outcome;
@@ -278,8 +311,8 @@
   }
 
   window.SKOffline = {
-    engine: Engine, startEngine: startEngine, check: check, gameData: gameData,
-    syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, el: el, json: json,
+    engine: Engine, startEngine: startEngine, check: check, screen: screen, gameData: gameData,
+    syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, number: number, el: el, json: json,
     pendingOf: pendingOf, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
     flashSaved: flashSaved, send: send, postAsUsual: postAsUsual
   };
@@ -290,7 +323,7 @@
   function engineOnInstall() {
     fetch(status.getAttribute("data-scope") + "offline/engine.json")
       .then(function (response) { return response.json(); })
-      .then(startEngine).catch(function () {});
+      .then(fetchEngine).catch(function () {});
   }
   if (boot.installed) engineOnInstall();
   window.addEventListener("appinstalled", engineOnInstall);

@@ -145,11 +145,11 @@ def controlled(page: Page) -> None:
 
 
 def keep_offline(page: Page) -> None:
+    """Nothing to tap: a game page opened is kept once idle, and the engine's files with it
+    (once per phone)."""
     controlled(page)
-    page.get_by_test_id("keep-offline").click()
-    expect(page.get_by_test_id("offline-line")).to_have_text(
-        "This game can be played offline on this phone.", timeout=ENGINE_MS
-    )
+    expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=ENGINE_MS)
+    page.wait_for_function("localStorage.getItem('sk-engine')", timeout=ENGINE_MS)
 
 
 def open_form(page: Page, deal: Deal) -> Thumb:
@@ -778,3 +778,68 @@ def test_r2_a_tables_first_deal_offline_asks_who_was_dealt_the_7h_and_syncs_him(
     state = app.test_client().get(f"/api/v1/games/{table['game']}").get_json()
     assert state["first_king_open"] is False
     assert [d["king"] for d in state["kingdoms"][0]["deals"]] == [2, 2]
+
+
+# --- one game state: every offline screen from the server's log plus the outbox ----------
+
+
+API_DEALS = [
+    {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}},
+    {"contracts": ["queens"], "captures": {"queens": {q: {"taker": 2, "doubled_by": None}
+                                                       for q in ("QS", "QH", "QD", "QC")}}},
+    {"contracts": ["diamonds"], "captures": {"diamonds": [3, 4, 5, 1]}},
+    {"contracts": ["collections"], "captures": {"tricks": [2, 3, 4, 4]}},
+]  # fmt: skip
+
+
+def totals_bar(page: Page) -> list[str]:
+    return [page.get_by_test_id(f"total-{seat}").locator(".total-score").inner_text() for seat in range(4)]
+
+
+def sheet_total(page: Page) -> list[str]:
+    return page.get_by_test_id("grand-total").locator("td").all_inner_texts()
+
+
+def board_of_kingdom_two(page: Page, lang: str) -> None:
+    """Kingdom 2 as the phone draws it: Sami is king, all his contracts, deal 6."""
+    expect(page.get_by_test_id("game-status")).to_contain_text("6", timeout=ENGINE_MS)
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
+    expect(page.get_by_test_id("choose-contract").locator("h2")).to_contain_text("Sami")
+    buttons = page.get_by_test_id("choose-contract").locator("a.contract-button")
+    expect(buttons).to_have_count(5)
+    expect(page.get_by_test_id("played-2")).to_be_visible()
+    expect(page.get_by_test_id("latest")).to_contain_text("5")
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+    assert sheet_total(page) == totals_bar(page)
+
+
+@needs_pyodide
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_kingdoms_last_deal_offline_draws_the_next_kingdom_everywhere(
+    live_server: str, contexts: Any, app: Flask, lang: str
+) -> None:
+    game_id, token = api_game(app, API_DEALS)
+    context = contexts()
+    page = context.new_page()
+    page.goto(f"{live_server}/lang/{lang}?next=/")
+    game_url = join(page, live_server, game_id, token)
+    controlled(page)
+    page.goto(game_url)  # opened under the service worker: kept with no tap
+    expect(page.get_by_test_id("choose-contract").locator("a.contract-button")).to_have_count(1)
+    keep_offline(page)
+    context.set_offline(True)
+    page.goto(game_url)
+    record_offline(page, TRIX)
+
+    board_of_kingdom_two(page, lang)
+    page.reload()  # still offline: the same board, drawn again from the same state
+    board_of_kingdom_two(page, lang)
+    # The next kingdom's form is Sami's, numbered 6.
+    open_form(page, KING)
+    expect(page.get_by_test_id("deal-title")).to_contain_text("6", timeout=ENGINE_MS)
+    expect(page.get_by_test_id("dealer-line")).to_contain_text("Sami")
+    page.go_back()
+    back_online(page, context)
+    assert [e["contracts"] for e in server_log(app, game_id)][-1] == ["trix"]
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
+    assert sheet_total(page) == totals_bar(page)
