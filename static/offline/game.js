@@ -222,9 +222,19 @@
     var undo = latest.appendChild(O.el("a", "button button-quiet", text("undo-button")));
     undo.href = data.urls.undo;
     undo.setAttribute("data-testid", "latest-undo");
-    undo.setAttribute("role", "button");
-    undo.addEventListener("click", function (event) { event.preventDefault(); askUndo(latest, s.last); });
+    latest.setAttribute("data-undo-question", lastWords(s.last, true));
   }
+
+  // Undo is asked in place, on the server's page as on the phone's (delegated: the live
+  // updates and the drawing replace the button).
+  document.addEventListener("click", function (event) {
+    var undo = event.target.closest && event.target.closest('[data-testid="latest-undo"]');
+    if (!undo) return;
+    event.preventDefault();
+    var latest = undo.closest('[data-testid="latest"]');
+    var label = one('[data-testid="undo-form"] .check span');
+    askUndo(latest, latest.getAttribute("data-undo-question") || (label ? label.textContent : ""));
+  });
 
   // The score sheet: each kingdom's deals and redeals, its totals and their check.
   function sheetHead(section) {
@@ -546,16 +556,19 @@
 
   // Undo, asked in place: "Yes, undo …" and its button where the latest entry was. Sent
   // as the undo form of "Fix a mistake" (online, nothing waiting) or kept on the phone.
-  function askUndo(latest, last) {
+  function askUndo(latest, question) {
     latest.textContent = "";
-    var ask = latest.appendChild(O.el("p", "", lastWords(last, true)));
+    var ask = latest.appendChild(O.el("p", "", question));
     ask.setAttribute("data-testid", "undo-question");
     var yes = latest.appendChild(O.el("button", "button button-danger", text("undo-submit")));
     yes.type = "button";
     yes.setAttribute("data-testid", "undo-yes");
     var no = latest.appendChild(O.el("button", "button button-quiet", text("cancel")));
     no.type = "button";
-    no.addEventListener("click", function () { render().then(function () { if (!drawn) window.location.reload(); }); });
+    no.setAttribute("data-testid", "undo-no");
+    no.addEventListener("click", function () {
+      if (drawn) render(); else window.location.reload();
+    });
     yes.addEventListener("click", function () {
       if (busy) return;
       busy = true;

@@ -1,11 +1,13 @@
 // scorekeeper: the installable app and offline play, on every page.
 // - Registers the service worker (sw.js) and offers a new version ("A new
 //   version is ready: reload") only while no form is half filled.
-// - The header counts the entries waiting to sync; they are sent on the
-//   `online` event, at start and by Background Sync (outbox.js).
-// - On a game page: "Keep this game available offline" (its pages and the
-//   rules engine, fetched only then), and, while entries wait, the scoreboard
-//   as the engine on the phone computes it; conflicts side by side.
+// - The header counts the entries waiting to sync (live, as they change); they are
+//   sent by themselves: at start and page show, on the `online` event, again and
+//   again with a growing wait while the network fails, and by Background Sync.
+// - On a game page: the game is kept on the phone with no tap (its pages; the
+//   rules engine's files once per phone, at once unless Save-Data), and, offline
+//   or while entries wait, the board drawn from the phone's one game state
+//   (game.js); conflicts side by side.
 // - On a deal form without a network: the deal is checked by the engine in a
 //   web worker (engine-worker.js), its refusals shown like the server's, and
 //   kept in the outbox. Online, the forms of a game kept offline are sent by
@@ -125,16 +127,27 @@
   // decision may all ask at once, and each finished sync is announced once (sk-synced).
   var syncing = null;
 
+  // A sync that failed (no network, a server down, a request that hangs) is tried again by
+  // itself, sooner first: 2 s, 4 s, 8 s … up to a minute, while entries wait.
+  var RETRY_MS = 2000, RETRY_MAX = 60000, retryIn = RETRY_MS, retryTimer = null;
+
+  function retryLater() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(syncNow, retryIn);
+    retryIn = Math.min(retryIn * 2, RETRY_MAX);
+  }
+
   function syncNow() {
-    if (!navigator.onLine) return Promise.resolve(null);
     if (syncing) return syncing;
     syncing = Outbox.list().then(function (entries) {
       if (!entries.some(function (e) { return e.state === "waiting"; })) return null;
+      if (!navigator.onLine) return null;  // the "online" event sends them
       return Outbox.sync().then(function (report) {
+        retryIn = RETRY_MS;
         refreshCount();
         document.dispatchEvent(new CustomEvent("sk-synced", { detail: report }));
         return report;
-      }, function () { return null; });
+      }, function () { retryLater(); return null; });
     });
     syncing.then(done, done);
     function done() { syncing = null; }
@@ -148,8 +161,9 @@
     }).catch(function () {});
   }
 
-  window.addEventListener("online", syncNow);
-  if (Outbox.channel) Outbox.channel.addEventListener("message", refreshCount);
+  window.addEventListener("online", function () { retryIn = RETRY_MS; syncNow(); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) syncNow(); });
+  Outbox.listen(function (what) { if (what.type === "changed" || what.type === "synced") refreshCount(); });
 
   // --- the engine on the phone ------------------------------------------------------------
 

@@ -703,11 +703,11 @@ def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
     }
     page.goto(form_url(game_url, KING))
     page.evaluate(
-        "([key, draft]) => { sessionStorage.setItem(key, JSON.stringify(draft));"
-        " return SKBoot.load(); }",
+        "([key, draft]) => sessionStorage.setItem(key, JSON.stringify(draft))",
         [f"sk-draft-{game_id}", draft],
     )
-    expect(page.locator("#kh_taker-2")).to_be_checked()
+    page.reload()  # the form's offline script loads by itself, once the page is idle
+    expect(page.locator("#kh_taker-2")).to_be_checked(timeout=15_000)
     expect(page.locator("#kh_doubled")).to_be_checked()
     expect(page.locator("#kh_doubled_by-1")).to_be_checked()
     expect(page.get_by_test_id("kh-doubled")).to_be_visible()
@@ -793,7 +793,10 @@ API_DEALS = [
 
 
 def totals_bar(page: Page) -> list[str]:
-    return [page.get_by_test_id(f"total-{seat}").locator(".total-score").inner_text() for seat in range(4)]
+    return [
+        page.get_by_test_id(f"total-{seat}").locator(".total-score").inner_text()
+        for seat in range(4)
+    ]
 
 
 def sheet_total(page: Page) -> list[str]:

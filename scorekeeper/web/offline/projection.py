@@ -111,8 +111,14 @@ def sheet(game: Game, log: Sequence[Entry]) -> list[dict[str, Any]]:
     if game.extra_deals or game.extra_redeals:
         sections.append(
             _section(
-                game, 0, game.first_king, game.extra_deals, game.extra_redeals, None,
-                deal_positions, redeals,
+                game,
+                0,
+                game.first_king,
+                game.extra_deals,
+                game.extra_redeals,
+                None,
+                deal_positions,
+                redeals,
             )  # fmt: skip
         )
     return sections
@@ -148,7 +154,11 @@ def _section(
 
 
 def _deal_row(deal: DealRecord) -> dict[str, Any]:
-    return {"n": deal.n, "contracts": [c.value for c in deal.contracts], "scores": list(deal.scores)}
+    return {
+        "n": deal.n,
+        "contracts": [c.value for c in deal.contracts],
+        "scores": list(deal.scores),
+    }
 
 
 def _sum(rows: Any) -> list[int]:

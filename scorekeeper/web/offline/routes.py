@@ -183,14 +183,14 @@ def engine_config() -> dict[str, Any]:
 
     ``files``: every file the worker loads, which a phone fetches once in the background
     (the service worker keeps them), so that the engine starts without a network."""
-    config = {
+    config: dict[str, Any] = {
         "ready": engine.pyodide_ready(current_app.config.get("PYODIDE_ROOT")),
         "worker": url_for("web.engine_worker"),
         "pyodide": _pyodide_url(),
         "archive": url_for("web.engine_zip", version=engine.engine_archive().version),
         "messages": url_for("web.messages", language=current_locale()),
     }
-    pyodide = [config["pyodide"] + name for name in sorted(engine.PYODIDE_FILES)]
+    pyodide = [f"{config['pyodide']}{name}" for name in sorted(engine.PYODIDE_FILES)]
     return {**config, "files": [config["worker"], config["archive"], config["messages"], *pyodide]}
 
 

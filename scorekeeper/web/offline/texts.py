@@ -95,12 +95,16 @@ def board_texts() -> dict[str, str]:
         "undo-misdeal": _("Yes, undo the last entry (a misdeal)."),
         "undo-submit": _("Undo last entry"),
         "cancel": _("Cancel"),
-        "sheet-head": _("Kingdom %(number)s: %(name)s is king", number="%(number)s", name="%(name)s"),
+        "sheet-head": _(
+            "Kingdom %(number)s: %(name)s is king", number="%(number)s", name="%(name)s"
+        ),
         "sheet-head-team": _(
             "Kingdom %(number)s: %(name)s is king, for the team %(names)s",
             number="%(number)s", name="%(name)s", names="%(names)s",
         ),
-        "sheet-head-seven": _("Kingdom %(number)s: the 7♥ decides who is king", number="%(number)s"),
+        "sheet-head-seven": _(
+            "Kingdom %(number)s: the 7♥ decides who is king", number="%(number)s"
+        ),
         "tie-break": _("Tie-break deals"),
         "total": _("Total"),
         "so-far": _("So far"),

@@ -27,7 +27,9 @@ KING = {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doub
 QUEENS = {
     "contracts": ["queens"],
     "captures": {
-        "queens": {q: {"taker": i, "doubled_by": None} for i, q in enumerate(["QS", "QH", "QD", "QC"])}
+        "queens": {
+            q: {"taker": i, "doubled_by": None} for i, q in enumerate(["QS", "QH", "QD", "QC"])
+        }
     },
 }
 DIAMONDS = {"contracts": ["diamonds"], "captures": {"diamonds": [4, 3, 3, 3]}}
@@ -50,7 +52,9 @@ def screen(
     return json.loads(phone.screen(json.dumps({"game": game, "pending": marked})))
 
 
-def server_view(entries: list[dict[str, Any]], rules: dict[str, Any] | None = None) -> dict[str, Any]:
+def server_view(
+    entries: list[dict[str, Any]], rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """What the server's game page shows once ``entries`` are its whole log."""
     parsed = [entry_from_dict(e) for e in entries]
     ruleset = RuleSet.from_dict(rules or {})
@@ -77,7 +81,12 @@ def server_view(entries: list[dict[str, Any]], rules: dict[str, Any] | None = No
         "leaders": sorted(board.leaders),
         "last": None if last is None else (last.kind, last.n, [c.value for c in last.contracts]),
         "sheet": [
-            (v.number, v.king, [getattr(r, "deal", None) and r.deal.n for r in v.rows], list(v.totals))
+            (
+                v.number,
+                v.king,
+                [getattr(r, "deal", None) and r.deal.n for r in v.rows],
+                list(v.totals),
+            )
             for v in rows
         ],
         "played": [(r.number, r.king, list(r.deals)) for r in played_grid(board.kingdoms)],
@@ -159,7 +168,12 @@ def test_an_undo_on_the_phone_goes_back_over_a_kingdom_boundary() -> None:
 
 def test_the_latest_entry_says_whose_it_is() -> None:
     answer = screen([KING], [deal_of(QUEENS), deal_of(REDEAL)])
-    assert answer["screen"]["last"] == {"kind": "redeal", "n": None, "contracts": [], "entry_id": "o1"}
+    assert answer["screen"]["last"] == {
+        "kind": "redeal",
+        "n": None,
+        "contracts": [],
+        "entry_id": "o1",
+    }
     answer = screen([KING], [deal_of(QUEENS)])
     assert answer["screen"]["last"] == {
         "kind": "deal", "n": 2, "contracts": ["queens"], "entry_id": "o0",
@@ -185,7 +199,10 @@ def test_team_kingdoms_name_the_kingdoms_team() -> None:
 
 
 def test_a_rotating_dealer_is_counted_with_the_phones_deals() -> None:
-    agrees([KING, REDEAL, QUEENS, DIAMONDS, COLLECTIONS, TRIX], {"dealer": "rotates", "first_dealer": 2})
+    agrees(
+        [KING, REDEAL, QUEENS, DIAMONDS, COLLECTIONS, TRIX],
+        {"dealer": "rotates", "first_dealer": 2},
+    )
 
 
 def test_a_tables_first_deal_on_the_phone_names_the_king() -> None:
