@@ -846,3 +846,75 @@ def test_a_kingdoms_last_deal_offline_draws_the_next_kingdom_everywhere(
     assert [e["contracts"] for e in server_log(app, game_id)][-1] == ["trix"]
     expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
     assert sheet_total(page) == totals_bar(page)
+
+
+@needs_pyodide
+def test_undo_offline_asks_in_place_and_edit_changes_the_phones_own_entry(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url, game_id = kept_game(page, live_server)
+    context.set_offline(True)
+    page.goto(game_url)
+    record_offline(page, KING)
+    record_offline(page, QUEENS)
+    expect(page.get_by_test_id("pending-entry")).to_have_count(2, timeout=ENGINE_MS)
+    # Undo: asked in place, on the game page (never the browser's "No internet" page).
+    page.get_by_test_id("latest-undo").click()
+    expect(page.get_by_test_id("undo-question")).to_contain_text("deal 2")
+    page.get_by_test_id("undo-yes").click()
+    expect(page.get_by_test_id("pending-entry")).to_have_count(1, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    assert page.url == game_url
+    expect(page.get_by_test_id("latest")).to_contain_text("deal 1")
+    # Edit: this phone's own deal 1 opens in its form, filled in, and is changed where it waits.
+    with page.expect_navigation():
+        page.get_by_test_id("latest-edit").click()
+    expect(page.locator("#kh_taker-1")).to_be_checked(timeout=ENGINE_MS)
+    expect(page.get_by_test_id("deal-title")).to_contain_text("1", timeout=ENGINE_MS)
+    tap_choice(Thumb(page), "kh_taker-3")
+    save(page)
+    expect(page.get_by_test_id("pending-entry")).to_have_count(1, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    back_online(page, context)
+    log = server_log(app, game_id)
+    assert len(log) == 1 and log[0]["captures"]["king_of_hearts"]["taker"] == 3
+
+
+SAVE_DATA = "Object.defineProperty(navigator, 'connection', {get: () => ({saveData: true})});"
+
+
+def test_under_save_data_a_deal_saved_before_the_engine_waits_unchecked_and_syncs(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    context.add_init_script(SAVE_DATA)  # the engine is fetched at its first need only
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_id_of(game_url)
+    controlled(page)
+    expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=ENGINE_MS)
+    assert page.evaluate("localStorage.getItem('sk-engine')") is None
+    context.set_offline(True)  # no engine on this phone: the form's own checks apply
+    page.goto(game_url)
+    record_offline(page, KING)
+    expect(page.get_by_test_id("pending-entry")).to_contain_text(
+        "not checked yet", timeout=ENGINE_MS
+    )
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    back_online(page, context)  # the server checks it at sync
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
+
+
+def test_a_browser_without_a_service_worker_says_so_once_and_offers_nothing_more(
+    live_server: str, contexts: Any
+) -> None:
+    context = contexts()
+    context.add_init_script("delete Navigator.prototype.serviceWorker;")
+    page = context.new_page()
+    start_game(page, live_server)
+    expect(page.get_by_test_id("cannot-keep")).to_be_visible()
+    expect(page.get_by_test_id("cannot-keep")).to_contain_text("HTTPS")
+    expect(page.get_by_test_id("offline-line")).to_be_hidden()
+    expect(page.get_by_text("This browser cannot keep games")).to_have_count(1)

@@ -14,9 +14,10 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import browser as browser  # the fixture, for this server test
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import skip_or_fail
 from tests.server.serving import Server
 
 pytestmark = [pytest.mark.served, pytest.mark.browser]
@@ -57,8 +58,7 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
 def test_over_https_the_service_worker_registers_and_the_game_is_kept(
     serve: Callable[..., Server],
     database_url: str,
-    browser: Browser,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     certfile, keyfile = self_signed(tmp_path)
     server = serve(
@@ -67,21 +67,39 @@ def test_over_https_the_service_worker_registers_and_the_game_is_kept(
         env={"GUNICORN_CERTFILE": str(certfile), "GUNICORN_KEYFILE": str(keyfile)},
     )
     assert server.url.startswith("https://")
-    # The test's certificate is its own: Chromium is told to accept it, as a phone would
-    # once its owner trusts the server's certificate (or a public one is used).
-    context = browser.new_context(ignore_https_errors=True, **PHONE)  # type: ignore[arg-type]
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/games/new")
-        assert page.evaluate("window.isSecureContext") is True
-        for seat, name in enumerate(["Rana", "Sami", "Omar", "Lina"]):
-            page.get_by_test_id(f"player-{seat}").fill(name)
-        page.check("#first_king-0")
-        page.get_by_test_id("start-game").click()
-        expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
-        scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active && r.scope)")
-        assert scope == f"{server.url}/"
-        expect(page.get_by_test_id("cannot-keep")).to_be_hidden()
-        expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=60_000)
-    finally:
-        context.close()
+    if not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} is not installed")
+    # The test's certificate is its own: Chromium is told to accept it (for the service
+    # worker's script too), as a phone would once its owner trusts the server's certificate.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"],
+        )
+        try:
+            context = browser.new_context(ignore_https_errors=True, **PHONE)  # type: ignore[arg-type]
+            context.set_default_timeout(30_000)
+            page = context.new_page()
+            page.goto(f"{server.url}/games/new")
+            assert page.evaluate("window.isSecureContext") is True
+            for seat, name in enumerate(["Rana", "Sami", "Omar", "Lina"]):
+                page.get_by_test_id(f"player-{seat}").fill(name)
+            page.check("#first_king-0")
+            page.get_by_test_id("start-game").click()
+            expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
+            scope = page.evaluate(REGISTERED)
+            assert scope == f"{server.url}/"
+            expect(page.get_by_test_id("cannot-keep")).to_be_hidden()
+            expect(page.get_by_test_id("offline")).to_have_attribute(
+                "data-kept", "", timeout=60_000
+            )
+            context.close()
+        finally:
+            browser.close()
+
+
+REGISTERED = """() => Promise.race([
+  navigator.serviceWorker.ready.then((r) => r.active && r.scope),
+  new Promise((resolve) => setTimeout(() => resolve("not registered after 30 s"), 30000)),
+])"""
