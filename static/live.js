@@ -127,7 +127,7 @@
       region.innerHTML = next.innerHTML;
       region.hidden = next.hidden;
     });
-    document.dispatchEvent(new CustomEvent("sk-live-swapped"));  // offline/game.js draws again
+    document.dispatchEvent(new CustomEvent("sk-live-swapped"));
     return kept;
   };
 

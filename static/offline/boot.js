@@ -30,23 +30,14 @@
   });
   addEventListener("offline", boot.load);
   addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
-  // A game kept offline: its page and its deal forms send their writes by script. Every
-  // game is kept with no tap: its page loads the rest once the page is idle (nothing more
-  // is fetched before), where the browser can keep games at all (a secure context).
+  // A game's page or form: the rest loads once the page is idle (game.js keeps the game, or
+  // says once that this browser cannot); offline or with entries waiting, at once.
   var game = document.querySelector("[data-offline-game], [data-offline-form]");
-  var gameId = game && (game.getAttribute("data-offline-game") || game.getAttribute("data-offline-form"));
   boot.capable = !!(sw && window.isSecureContext);
-  var panel = document.querySelector("[data-offline-game]");
-  if (panel && !boot.capable) {  // said once, in one line: nothing offered that cannot work
-    panel.querySelector("[data-offline-line]").hidden = true;
-    panel.querySelector("[data-cannot-keep]").hidden = false;
-  }
-  if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0 ||
-      (gameId && (" " + localStorage.getItem("sk-kept") + " ").indexOf(" " + gameId + " ") >= 0)) boot.load();
-  else if (game) {
-    var idle = window.requestIdleCallback || function (fn) { return setTimeout(fn, 2000); };
-    addEventListener("load", function () { idle(function () { boot.load(); }, { timeout: 5000 }); });
-  }
+  if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0) boot.load();
+  else if (game) addEventListener("load", function () {
+    (window.requestIdleCallback || setTimeout)(function () { boot.load(); }, { timeout: 5000 });
+  });
   if (sw) sw.register(box.getAttribute("data-sw-url"), { scope: box.getAttribute("data-scope") }).then(function (r) {
     // An update (not the first install) is offered by offline.js.
     if (sw.controller && (r.waiting || r.installing)) boot.load();

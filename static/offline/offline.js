@@ -270,9 +270,6 @@
         });
         return Promise.all(pages).then(function () { return Outbox.keep(gameId); })
           .then(function () {
-            var kept = (localStorage.getItem("sk-kept") || "").split(" ").filter(Boolean);
-            if (kept.indexOf(gameId) < 0) kept.unshift(gameId);
-            localStorage.setItem("sk-kept", kept.slice(0, 50).join(" "));
             if (!data.engine.ready) throw new Error("no-engine");
             if (!saving()) return fetchEngine(data.engine);
           });

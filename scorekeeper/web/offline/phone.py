@@ -191,8 +191,9 @@ def problems_of(error: RulesError) -> list[dict[str, Any]]:
 def check(raw: str) -> str:
     """Replay ``game`` (its stored ``log``), then its ``pending`` entries, then ``entry``.
 
-    Answer ``{"ok": true, "state", "screen", "deal"?, "first_king_open"}``
-    (``screen``: :func:`projection.project`, what every offline screen draws;
+    Answer ``{"ok": true, "state", "screen"?, "deal"?, "first_king_open"}``
+    (``screen``, without ``entry`` only: :func:`projection.project`, what every
+    offline screen draws;
     ``deal``: the entry's deal as scored, for a record or an edit;
     ``first_king_open``: a club night's table whose next deal must say who was
     dealt the 7♥), or ``{"ok": false, "status": 422 | 409, "errors": [...], "at": i}``
@@ -218,7 +219,8 @@ def check(raw: str) -> str:
     except RulesError as error:
         status = 409 if isinstance(error, StateError) else 422
         return json.dumps({"ok": False, "status": status, "errors": problems_of(error), "at": at})
-    return json.dumps({**answer, **replayed.answer()})
+    # The screen is for a question about the game (no entry): a Save needs only the verdict.
+    return json.dumps({**answer, **replayed.answer(screen=not wanted)})
 
 
 def screen(raw: str) -> str:
@@ -284,10 +286,9 @@ class Replay:
             return self.game.deals[p.n - 1].to_dict()
         return None
 
-    def answer(self) -> dict[str, Any]:
+    def answer(self, screen: bool = True) -> dict[str, Any]:
         first_king_open = self.table and not self.log
-        return {
-            "state": self.game.to_dict(),
-            "screen": project(self.game, self.log, first_king_open),
-            "first_king_open": first_king_open,
-        }
+        answer = {"state": self.game.to_dict(), "first_king_open": first_king_open}
+        if screen:
+            answer["screen"] = project(self.game, self.log, first_king_open)
+        return answer

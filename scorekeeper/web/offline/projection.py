@@ -134,23 +134,48 @@ def _section(
     deal_positions: dict[int, int],
     redeal_positions: Iterator[int],
 ) -> dict[str, Any]:
-    rows: list[tuple[int, dict[str, Any]]] = [
-        (deal_positions.get(d.n, 0), _deal_row(d)) for d in deals
-    ]
-    rows += [(next(redeal_positions, 0), {"redeal": r.to_dict()}) for r in redeals]
-    rows.sort(key=lambda row: row[0])
-    totals = list(kingdom.totals) if kingdom is not None else _sum(d.scores for d in deals)
-    expected = sum(expected_total(game.rules, d.contracts, d.captures) for d in deals)
+    rows = in_order(deals, redeals, deal_positions, redeal_positions)
+    totals, expected, adds_up = checked(game, deals, kingdom)
     return {
         "number": number,
         "king": king,
         "team": _team(kingdom),
-        "rows": [row for _, row in rows],
-        "totals": totals,
+        "rows": [
+            {"redeal": row.to_dict()} if isinstance(row, RedealEntry) else _deal_row(row)
+            for _, row in rows
+        ],
+        "totals": list(totals),
         "finished": True if kingdom is None else kingdom.finished,
         "expected": expected,
-        "adds_up": sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok),
+        "adds_up": adds_up,
     }
+
+
+Row = tuple[int, DealRecord | RedealEntry]
+
+
+def in_order(
+    deals: Sequence[DealRecord],
+    redeals: Sequence[RedealEntry],
+    deal_positions: dict[int, int],
+    redeal_positions: Iterator[int],
+) -> list[Row]:
+    """A section's deals and redeals with their log positions, in the order they were
+    entered (``redeal_positions`` is consumed section by section, as the game holds its
+    redeals)."""
+    rows: list[Row] = [(deal_positions.get(d.n, 0), d) for d in deals]
+    rows += [(next(redeal_positions, 0), r) for r in redeals]
+    rows.sort(key=lambda row: row[0])
+    return rows
+
+
+def checked(
+    game: Game, deals: Sequence[DealRecord], kingdom: Kingdom | None
+) -> tuple[tuple[int, int, int, int], int, bool]:
+    """A section's totals, what they should add up to, and whether they do (R11)."""
+    totals = kingdom.totals if kingdom is not None else sum_rows(d.scores for d in deals)
+    expected = sum(expected_total(game.rules, d.contracts, d.captures) for d in deals)
+    return totals, expected, sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok)
 
 
 def _deal_row(deal: DealRecord) -> dict[str, Any]:
@@ -161,11 +186,11 @@ def _deal_row(deal: DealRecord) -> dict[str, Any]:
     }
 
 
-def _sum(rows: Any) -> list[int]:
+def sum_rows(rows: Any) -> tuple[int, int, int, int]:
     out = [0, 0, 0, 0]
     for row in rows:
         out = [a + b for a, b in zip(out, row, strict=True)]
-    return out
+    return (out[0], out[1], out[2], out[3])
 
 
 def played(game: Game) -> list[dict[str, Any]]:
