@@ -701,12 +701,11 @@ def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
             "captures": {"king_of_hearts": {"taker": 2, "doubled_by": 1}},
         }
     }
-    page.goto(form_url(game_url, KING))
     page.evaluate(
         "([key, draft]) => sessionStorage.setItem(key, JSON.stringify(draft))",
         [f"sk-draft-{game_id}", draft],
     )
-    page.reload()  # the form's offline script loads by itself, once the page is idle
+    page.goto(form_url(game_url, KING))  # its offline script loads by itself, once idle
     expect(page.locator("#kh_taker-2")).to_be_checked(timeout=15_000)
     expect(page.locator("#kh_doubled")).to_be_checked()
     expect(page.locator("#kh_doubled_by-1")).to_be_checked()
@@ -918,3 +917,39 @@ def test_a_browser_without_a_service_worker_says_so_once_and_offers_nothing_more
     expect(page.get_by_test_id("cannot-keep")).to_contain_text("HTTPS")
     expect(page.get_by_test_id("offline-line")).to_be_hidden()
     expect(page.get_by_text("This browser cannot keep games")).to_have_count(1)
+
+
+class SlowOrBroken(BadWifi):
+    """A server that answers a form post with a 503, or never within the page's patience."""
+
+    def handle(self, route: Any) -> None:
+        request = route.request
+        if self.mode == "503" and request.method == "POST":
+            self.posts.append(request.url)
+            route.fulfill(status=503, body="busy")
+        elif (
+            self.mode == "503" and "offline.json" not in request.url and "/sw.js" not in request.url
+        ):
+            route.abort("connectionrefused")  # the sync's fetches fail too, until healed
+        else:
+            super().handle(route)
+
+
+@needs_pyodide
+def test_a_5xx_save_is_queued_and_the_outbox_empties_by_itself_without_an_online_event(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url, game_id = kept_game(page, live_server)
+    server = SlowOrBroken(context)
+    fill(open_form(page, KING), KING)
+    server.mode = "503"
+    save_online_queued(page)  # no 5xx page: the deal waits on the phone
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    assert server_log(app, game_id) == [] and server.posts
+    # The server is back; the browser says nothing (no "online" event): the retries send it.
+    with page.expect_navigation(timeout=60_000):
+        server.mode = "ok"
+    expect(page.get_by_test_id("sync-count")).to_be_hidden()
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
