@@ -133,6 +133,15 @@ def kept_game(page: Page, base: str) -> tuple[str, str]:
     return game_url, game_id_of(game_url)
 
 
+def offline_kept_game(context: BrowserContext, base: str) -> tuple[Page, str, str]:
+    """A new game kept on a phone that then goes offline, its page open: (page, address, id)."""
+    page = context.new_page()
+    game_url, game_id = kept_game(page, base)
+    context.set_offline(True)
+    page.goto(game_url)
+    return page, game_url, game_id
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page."""
     page.evaluate(
@@ -254,10 +263,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     live_server: str, contexts: Any, app: Flask
 ) -> None:
     context = contexts()
-    page = context.new_page()
-    game_url, game_id = kept_game(page, live_server)
-    context.set_offline(True)
-    page.goto(game_url)
+    page, game_url, game_id = offline_kept_game(context, live_server)
 
     record_offline(page, KING)
     # The King of Hearts again: refused by the engine on the phone (R2), nothing kept.
@@ -451,10 +457,7 @@ def test_a_redeal_offline_is_checked_by_the_engine_queued_and_synced(
     live_server: str, contexts: Any, app: Flask
 ) -> None:
     context = contexts()
-    page = context.new_page()
-    game_url, game_id = kept_game(page, live_server)
-    context.set_offline(True)
-    page.goto(game_url)
+    page, game_url, game_id = offline_kept_game(context, live_server)
     record_offline(page, KING)
     # A redeal is claimed only in the K♥ or Trix (R8): the engine on the phone says so.
     redeal(page, "queens")
@@ -852,10 +855,7 @@ def test_undo_offline_asks_in_place_and_edit_changes_the_phones_own_entry(
     live_server: str, contexts: Any, app: Flask
 ) -> None:
     context = contexts()
-    page = context.new_page()
-    game_url, game_id = kept_game(page, live_server)
-    context.set_offline(True)
-    page.goto(game_url)
+    page, game_url, game_id = offline_kept_game(context, live_server)
     record_offline(page, KING)
     record_offline(page, QUEENS)
     expect(page.get_by_test_id("pending-entry")).to_have_count(2, timeout=ENGINE_MS)
