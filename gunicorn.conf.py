@@ -21,6 +21,10 @@ which wins over this file):
 - ``GUNICORN_CONTROL_SOCKET``: a path for ``gunicornc`` (default: none).
 - ``FORWARDED_ALLOW_IPS``: proxies whose ``X-Forwarded-*`` headers gunicorn
   trusts (default ``127.0.0.1``); see also the app's ``TRUSTED_PROXIES``.
+- ``GUNICORN_CERTFILE`` and ``GUNICORN_KEYFILE``: a certificate (PEM, its chain
+  after it) and its private key, to serve HTTPS without a proxy (default: plain
+  HTTP). Phones keep games offline, install the app and hold the screen awake
+  only on a secure context: HTTPS, or the phone's own ``localhost``.
 
 The app is loaded once in the master (``preload_app``) and forked, which
 saves memory and fails fast on a configuration error; database connections
@@ -86,6 +90,8 @@ bind = os.environ.get("GUNICORN_BIND") or (
     f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 )
 workers = _int_env("WEB_CONCURRENCY", default_workers())
+certfile = os.environ.get("GUNICORN_CERTFILE") or None
+keyfile = os.environ.get("GUNICORN_KEYFILE") or None
 # gthread, with a deadline for each request's head (slowloris).
 worker_class = "scorekeeper.web.gthread.ThreadWorker"
 

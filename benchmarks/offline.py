@@ -8,7 +8,8 @@ temporary SQLite file, the phone is Debian's headless Chromium (390×844):
     counts it: the offline scripts load only when they have work.
     Target: under 60 KB uncompressed.
 (b) The offline engine's size: Pyodide's files and the rules archive, fetched
-    once, only after "Keep this game available offline" or installing the app.
+    once per phone, in the background once a game page is idle (at first need under
+    Save-Data), or on installing the app.
 (c) Checking and scoring one offline deal in the worker once it is loaded
     (``checks`` calls, the page's round trip: the engine's replay of a 10-deal
     log plus the new deal). Target: p95 under 50 ms.

@@ -127,6 +127,7 @@
       region.innerHTML = next.innerHTML;
       region.hidden = next.hidden;
     });
+    document.dispatchEvent(new CustomEvent("sk-live-swapped"));
     return kept;
   };
 

@@ -1,5 +1,5 @@
 // scorekeeper: registers the service worker; loads the offline scripts only when
-// they have work (offline, entries waiting, an update, a kept game, "Keep…", install).
+// they have work (offline, entries waiting, an update, a game page once idle, install).
 "use strict";
 (function () {
   var box = document.querySelector("[data-offline-status]");
@@ -28,16 +28,16 @@
   document.addEventListener("input", function (e) {
     if (e.target.form && e.target.form.method === "post") boot.dirty = true;
   });
-  document.addEventListener("click", function (e) {
-    if (e.target.closest && e.target.closest("[data-keep-offline]")) { boot.keep = true; boot.load(); }
-  });
   addEventListener("offline", boot.load);
   addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
-  // A game kept offline: its page and its deal forms send their writes by script.
+  // A game's page or form: the rest loads once the page is idle (game.js keeps the game, or
+  // says once that this browser cannot); offline or with entries waiting, at once.
   var game = document.querySelector("[data-offline-game], [data-offline-form]");
-  var gameId = game && (game.getAttribute("data-offline-game") || game.getAttribute("data-offline-form"));
-  if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0 ||
-      (gameId && (" " + localStorage.getItem("sk-kept") + " ").indexOf(" " + gameId + " ") >= 0)) boot.load();
+  boot.capable = !!(sw && window.isSecureContext);
+  if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0) boot.load();
+  else if (game) addEventListener("load", function () {
+    (window.requestIdleCallback || setTimeout)(function () { boot.load(); }, { timeout: 5000 });
+  });
   if (sw) sw.register(box.getAttribute("data-sw-url"), { scope: box.getAttribute("data-scope") }).then(function (r) {
     // An update (not the first install) is offered by offline.js.
     if (sw.controller && (r.waiting || r.installing)) boot.load();

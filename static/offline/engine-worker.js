@@ -4,7 +4,8 @@
 // with scorekeeper.web.offline.phone.check: no second engine in JavaScript.
 // Served with the only policy that allows compiling WebAssembly.
 //   page -> {type: "start", pyodide, archive, messages}   <- {type: "ready", ms}
-//   page -> {type: "check", id, request}                  <- {type: "answer", id, answer, ms}
+//   page -> {type: "check", id, request, fn?}             <- {type: "answer", id, answer, ms}
+//   (fn "screen": phone.screen, the game as the phone shows it; else phone.check)
 "use strict";
 
 let phone = null;
@@ -89,7 +90,8 @@ self.onmessage = async (event) => {
     const began = performance.now();
     try {
       await starting;
-      const answer = JSON.parse(phone.check(JSON.stringify(message.request)));
+      const fn = message.fn === "screen" ? phone.screen : phone.check;
+      const answer = JSON.parse(fn(JSON.stringify(message.request)));
       self.postMessage({ type: "answer", id: message.id, answer, ms: performance.now() - began });
     } catch (error) {
       self.postMessage({ type: "answer", id: message.id, error: String(error && error.message || error) });

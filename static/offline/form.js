@@ -16,6 +16,9 @@
   var gameId = box.getAttribute("data-offline-form");
   var contracts = box.getAttribute("data-contracts").split(",");
   var n = Number(box.getAttribute("data-n")) || null;
+  // Opened from the game page's Edit without the server (game.js editLatest): a deal of
+  // this phone's outbox to change where it waits (replaces), or a deal to correct (edit).
+  var editing = null;
   var QUEENS = ["s", "h", "d", "c"];
 
   function has(name) { return !!form.querySelector('[name="' + name + '"]'); }
@@ -135,31 +138,52 @@
 
   // Offline, what the server rendered about the game may be out of date: say nothing stale.
   function hideStale() {
-    Array.prototype.forEach.call(document.querySelectorAll('[data-testid="error-summary"], [data-testid="dealer-line"]'), function (node) {
+    Array.prototype.forEach.call(document.querySelectorAll('[data-testid="error-summary"], [data-testid="dealer-line"], h1 + p.hint'), function (node) {
       node.hidden = true;
     });
   }
 
+  // The heading, the Save button and the dealer's line, from the phone's one game state.
   function title(data, answer) {
     var heading = document.querySelector('[data-testid="deal-title"]');
     var save = document.querySelector('[data-testid="save-deal"]');
     if (n || !answer.ok) return;
-    var next = answer.state.deals_played + 1;
-    if (heading) heading.textContent = O.fill(box.getAttribute("data-text-deal"), { n: next, contracts: box.getAttribute("data-contracts-text") });
-    if (save) save.textContent = O.fill(box.getAttribute("data-text-save"), { n: next });
+    var contractsText = box.getAttribute("data-contracts-text");
+    var fixing = editing && (editing.edit || editing.n);
+    var next = fixing || answer.screen.next_deal;
+    if (heading) heading.textContent = O.fill(box.getAttribute(fixing ? "data-text-correct" : "data-text-deal"), { n: O.number(next), contracts: contractsText });
+    if (save) save.textContent = O.fill(box.getAttribute("data-text-save"), { n: O.number(next) });
+    if (!fixing) dealerLine(data, answer.screen);
     // The position the form is typed for follows the heading (the server refuses a form
     // for a position another phone took, API.md "One deal, one position").
     var position = form.querySelector('[name="position_n"]');
-    var king = form.querySelector('[name="position_king"]');
-    if (position) position.value = String(next);
-    if (king) king.value = answer.state.current_king == null ? "" : String(answer.state.current_king);
+    var positionKing = form.querySelector('[name="position_king"]');
+    if (!fixing && position) position.value = String(next);
+    if (!fixing && positionKing) positionKing.value = answer.screen.kingdom.king == null ? "" : String(answer.screen.kingdom.king);
+  }
+
+  function dealerLine(data, s) {
+    var king = s.kingdom.king;
+    var line = document.querySelector('[data-testid="dealer-line"]') || document.querySelector("h1 + p.hint");
+    if (king === null || s.over) { if (line) line.hidden = true; return; }
+    if (!line) {
+      line = O.el("p", "hint");
+      var heading = document.querySelector('[data-testid="deal-title"]');
+      heading.parentNode.insertBefore(line, heading.nextSibling);
+    }
+    var name = function (seat) { return data.players[seat]; };
+    var trix = contracts.join() === "trix";
+    line.textContent = s.dealer === null ? O.fill(box.getAttribute("data-text-king-deals"), { king: name(king) }) :
+      O.fill(box.getAttribute("data-text-dealer"), { dealer: name(s.dealer), leader: name(trix ? s.trix_first : s.first_lead), king: name(king) });
+    line.setAttribute("data-testid", "dealer-line");
+    line.hidden = false;
   }
 
   // ``sentAs``: the entry id this form was sent under when the network failed (the
   // same entry, queued under the same id; a correction keeps the version it was made on).
   function entryOf(data, waiting, sentAs) {
     var entry = {
-      game: gameId, action: n ? "edit" : "record", entry: formEntry(),
+      game: gameId, action: n || (editing && editing.edit) ? "edit" : "record", entry: formEntry(),
       base_version: data.version, base_deals: data.state.deals_played,
       after: waiting.length,
       urls: { offline: box.getAttribute("data-offline-url"), game: box.getAttribute("data-game-url") }
@@ -168,34 +192,73 @@
     if (n) {
       entry.n = n;
       entry.version = sentAs ? Number(field("version").value) || data.version : data.version;
+    } else if (editing && editing.edit) {
+      entry.n = editing.edit;
+      entry.version = data.version;
     }
     return entry;
   }
 
+  // Saved on this phone: checked by the engine when it is ready; before that, the form's own
+  // checks apply and the entry waits "not checked yet" (the server checks it at sync).
   function saveOffline(sentAs) {
     clearErrors();
     var problems = missing();
     if (problems.length) { showErrors(problems); return Promise.resolve(); }
     var url = box.getAttribute("data-offline-url");
-    var data, waiting;
+    var data, entries, waiting;
     return Promise.all([O.gameData(url), Outbox.list(gameId)]).then(function (found) {
       data = found[0];
-      waiting = found[1].filter(function (e) { return e.state === "waiting"; });
+      entries = found[1];
+      waiting = entries.filter(function (e) { return e.state === "waiting"; });
       if (!data.editable) throw new Error("read-only");
+      if (editing && editing.replaces) return replaceOwn(data, entries);
       var entry = entryOf(data, waiting, sentAs);
       return O.check(data, O.pendingOf(waiting), { action: entry.action, entry: entry.entry, n: entry.n }).then(function (answer) {
         if (!answer.ok) { showErrors(answer.errors); return null; }
         entry.preview = answer.deal || null;
-        return Outbox.add(entry).then(function () {
-          sessionStorage.setItem("sk-saved", box.getAttribute("data-text-saved"));
-          O.askBackgroundSync();
-          window.location.assign(box.getAttribute("data-game-url"));
-        });
+        return keep(entry);
+      }, function () {
+        entry.unchecked = true;  // no engine on this phone yet: the server checks it at sync
+        return keep(entry);
       });
     }).catch(function (error) {
       say(box.getAttribute(error && error.message === "read-only" ? "data-text-view-only" : "data-text-no-engine"));
     });
   }
+
+  function keep(entry) {
+    return Outbox.add(entry).then(saved);
+  }
+
+  function saved() {
+    sessionStorage.setItem("sk-saved", box.getAttribute("data-text-saved"));
+    O.askBackgroundSync();
+    window.location.assign(box.getAttribute("data-game-url"));
+  }
+
+  // This phone's own entry, changed where it waits: the outbox with the new deal in its
+  // place is checked whole, then it is kept under the same entry id (sent once).
+  function replaceOwn(data, entries) {
+    var own = entries.filter(function (e) { return e.entry_id === editing.replaces; })[0];
+    if (!own) return saveAs(null);
+    var changed = entries.map(function (e) {
+      return e === own ? { action: e.action, entry: formEntry(), entry_id: e.entry_id, state: e.state } : e;
+    });
+    return O.check(data, O.pendingOf(changed), null).then(function (answer) {
+      if (!answer.ok) { showErrors(answer.errors); return null; }
+      own.entry = formEntry();
+      own.preview = null;
+      delete own.unchecked;
+      return Outbox.put(own).then(saved);
+    }, function () {
+      own.entry = formEntry();
+      own.unchecked = true;
+      return Outbox.put(own).then(saved);
+    });
+  }
+
+  function saveAs(sentAs) { editing = null; return saveOffline(sentAs); }
 
   function queued() {
     return Outbox.list(gameId).then(function (entries) { return entries.length > 0; }, function () { return false; });
@@ -225,7 +288,7 @@
     busy = true;
     var submitter = event.submitter;
     queued().then(function (waiting) {
-      return navigator.onLine && !waiting ? sendOnline(submitter) : saveOffline();
+      return navigator.onLine && !waiting && !editing ? sendOnline(submitter) : saveOffline();
     }).then(function () { busy = false; }, function () { busy = false; });
   });
 
@@ -233,8 +296,9 @@
   // form's conveniences (deal_form.js: sums, the Save gate, the holder rows, Trix taps).
   function prefill() {
     var draft = O.json(sessionStorage.getItem("sk-draft-" + gameId));
-    if (!draft || draft.entry.contracts.join(",") !== contracts.join(",")) return;
+    if (!draft || !draft.entry || draft.entry.contracts.join(",") !== contracts.join(",")) return;
     sessionStorage.removeItem("sk-draft-" + gameId);
+    if (draft.replaces || draft.edit) editing = { replaces: draft.replaces || null, edit: draft.edit || null, n: draft.n || null };
     var entry = draft.entry;
     var caps = entry.captures;
     function pick(name, value) {

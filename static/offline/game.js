@@ -1,5 +1,6 @@
 // scorekeeper: offline play on the game page (templates/offline/_game.html).
-// - "Keep this game available offline": its pages and the rules engine.
+// - Every game opened is kept on the phone with no tap: its pages, and the rules
+//   engine once per phone (offline.js); where the browser cannot, the panel says so.
 // - Entries waiting to sync: the scoreboard, the heading and the contract
 //   buttons as the engine on the phone computes them, and the list of entries
 //   "waiting to sync".
@@ -20,9 +21,9 @@
   var gameId = panel.getAttribute("data-offline-game");
   var url = panel.getAttribute("data-offline-url");
   var names = [];
-  var texts = { contracts: {} };
+  var texts = { contracts: {}, symbols: {}, red: [] };
+  var urls = {};
   var line = panel.querySelector("[data-offline-line]");
-  var keepButton = panel.querySelector("[data-keep-offline]");
 
   function text(name) { return texts[name] || ""; }
   function say(name) { if (text(name)) line.textContent = text(name); }
@@ -33,6 +34,7 @@
     return O.gameData(url).then(function (data) {
       texts = data.texts || texts;
       names = data.players;
+      urls = data.urls;
       return data;
     });
   }
@@ -57,59 +59,337 @@
     return deals.concat(state.extra_deals || []);
   }
 
-  // --- the board as the phone computes it -------------------------------------------------
+  // --- the board, drawn from the phone's one game state (phone.screen) ------------------
+  // Offline, or while entries wait, every part of the board the server worded is drawn
+  // again from one projection (the server's last log, then this phone's outbox, replayed
+  // by the engine): the heading, the turn, the contracts, the totals, the sheet, the
+  // contracts grid and the latest entry. Nothing the server drew for an older game stays.
 
-  // A club night's table whose first deal, saved on this phone, named the first king (R2):
-  // the page, worded before it, still says the deal form will ask who it is.
-  function namedKing(state) {
-    var first = document.querySelector('[data-testid="turn"] p');
-    if (!first || !text("kingdom-king")) return;
-    var parts = O.fill(text("kingdom-king"), { number: state.kingdoms.length }).split("%(king)s");
-    first.textContent = parts[0];
-    first.appendChild(O.el("strong", "", names[state.current_king]));
-    first.appendChild(document.createTextNode(parts.slice(1).join("")));
+  function one(selector) { return document.querySelector(selector); }
+  function seatName(seat) { return seat === null || seat === undefined ? "" : names[seat]; }
+  function pair(team) { return team ? names[team[0]] + " & " + names[team[1]] : ""; }
+
+  // A sentence whose names are isolated (<bdi>) and whose king is bold (<strong>) as the
+  // server's: ``parts`` maps a placeholder to its text.
+  function sentence(template, parts) {
+    var node = document.createDocumentFragment();
+    var rest = template.replace(/<\/?strong>/g, "");
+    var strong = /<strong>%\((\w+)\)s<\/strong>/.exec(template);
+    var re = /%\((\w+)\)s/g, at = 0, m;
+    while ((m = re.exec(rest))) {
+      node.appendChild(document.createTextNode(rest.slice(at, m.index)));
+      var value = m[1] in parts ? String(parts[m[1]]) : m[0];
+      var wrap = O.el(strong && strong[1] === m[1] ? "strong" : "bdi", "", value);
+      node.appendChild(wrap);
+      at = re.lastIndex;
+    }
+    node.appendChild(document.createTextNode(rest.slice(at)));
+    return node;
   }
 
-  function showBoard(state, firstKingOpen) {
-    state.totals.forEach(function (total, seat) {
-      var cell = document.querySelector('[data-testid="total-' + seat + '"] .total-score');
+  function para(template, parts, testid) {
+    var p = O.el("p");
+    p.appendChild(sentence(template, parts));
+    if (testid) p.setAttribute("data-testid", testid);
+    return p;
+  }
+
+  function mark(contract) {
+    var m = O.el("bdi", texts.red.indexOf(contract) >= 0 ? "sym red" : "sym", texts.symbols[contract]);
+    m.setAttribute("dir", "ltr");
+    m.setAttribute("aria-hidden", "true");
+    return m;
+  }
+
+  function showHeading(s) {
+    var heading = one('[data-testid="game-status"]');
+    if (!heading) return;
+    heading.textContent = s.over ? text("game-over") : s.needs_extra_deal ? text("tie") :
+      O.fill(text("deal-of"), { n: O.number(s.next_deal), total: O.number(s.deals_total) });
+  }
+
+  function showTotals(s) {
+    s.totals.forEach(function (total, seat) {
+      var box = one('[data-testid="total-' + seat + '"]');
+      if (!box) return;
+      box.querySelector(".total-score").textContent = O.score(total);
+      box.classList.toggle("leader", s.leaders.indexOf(seat) >= 0);
+    });
+    (s.team_totals || []).forEach(function (total, team) {
+      var cell = one('[data-testid="team-' + team + '"] .total-score');
       if (cell) cell.textContent = O.score(total);
     });
-    (state.team_totals || []).forEach(function (total, team) {
-      var cell = document.querySelector('[data-testid="team-' + team + '"] .total-score');
-      if (cell) cell.textContent = O.score(total);
+    var leader = one('[data-testid="leader"]');
+    if (leader) leader.hidden = true;  // worded by the server for the game it last saw
+  }
+
+  // The turn: the kingdom, its king, the dealer, the first leader, the kingdom's team.
+  function showTurn(s) {
+    var turn = one('[data-testid="turn"]');
+    if (s.over || s.needs_extra_deal) { if (turn) turn.hidden = true; return; }
+    if (!turn) {
+      turn = O.el("section", "panel turn");
+      turn.setAttribute("data-testid", "turn");
+      var totals = one('[data-testid="team-totals"]') || one('[data-testid="totals"]');
+      totals.parentNode.insertBefore(turn, (one('[data-testid="leader"]') || totals).nextSibling);
+    }
+    turn.hidden = false;
+    turn.textContent = "";
+    var k = s.kingdom, king = seatName(k.king);
+    var where = { number: O.number(k.number), total: O.number(k.total), king: king };
+    if (k.king === null) {
+      turn.appendChild(para(text("kingdom-seven"), where));
+      return;
+    }
+    var trixOnly = s.choices.length === 1 && s.choices[0].join() === "trix";
+    if (s.dealer !== null) {
+      turn.appendChild(para(text("kingdom-of"), where, "kingdom-line"));
+      turn.appendChild(para(text("dealer-line"), {
+        dealer: seatName(s.dealer), leader: seatName(trixOnly ? s.trix_first : s.first_lead), king: king
+      }, "dealer-line"));
+    } else {
+      turn.appendChild(para(text("kingdom-deals"), where, "kingdom-line"));
+    }
+    if (k.team) turn.appendChild(para(text("team-line"), { names: pair(k.team) }, "kingdom-team"));
+    var hint = para(text("first-lead"), { leader: seatName(s.first_lead), first: seatName(s.trix_first) });
+    hint.className = "hint";
+    turn.appendChild(hint);
+  }
+
+  // The contracts the king may still announce: a button each, to its form (kept offline).
+  function formUrl(choice) {
+    var link = all('a.contract-button[data-testid="contract-' + choice.join("-") + '"]')[0];
+    if (link) return link.getAttribute("href");
+    return urls.new_deal + "?contracts=" + encodeURIComponent(choice.join(","));
+  }
+
+  function showChoices(s, data) {
+    var section = one('[data-testid="choose-contract"]');
+    if (!data.editable) return;
+    if (!section) {
+      section = O.el("section", "panel");
+      section.setAttribute("data-testid", "choose-contract");
+      var before = one('[data-testid="not-zero-sum"]') || one('[data-testid="latest"]') || one(".sheet-title");
+      before.parentNode.insertBefore(section, before);
+    }
+    section.hidden = s.over || !s.choices.length;
+    var hrefs = s.choices.map(formUrl);
+    section.textContent = "";
+    var title = section.appendChild(O.el("h2"));
+    var king = s.kingdom.king === null ? null : seatName(s.kingdom.king);
+    title.appendChild(king === null ? sentence(text("which-any"), {}) :
+      sentence(text("which"), { king: king }));
+    var grid = section.appendChild(O.el("div", "contract-grid"));
+    s.choices.forEach(function (choice, i) {
+      var a = grid.appendChild(O.el("a", "contract-button"));
+      a.href = hrefs[i];
+      a.setAttribute("data-testid", "contract-" + choice.join("-"));
+      choice.forEach(function (c) { a.appendChild(mark(c)); });
+      a.appendChild(O.el("span", "", contractsText(choice)));
     });
-    var heading = document.querySelector('[data-testid="game-status"]');
-    if (heading) {
-      heading.textContent = state.finished ? text("game-over") : O.fill(text("deal-of"), {
-        n: state.deals_played + 1, total: state.deals_total
+  }
+
+  // The latest entry, with its Edit and its Undo (asked in place; see askUndo).
+  function lastWords(last, yes) {
+    if (last.kind !== "deal") return text((yes ? "undo-" : "last-") + last.kind);
+    return O.fill(text(yes ? "undo-deal" : "last-deal"), { n: O.number(last.n), contracts: contractsText(last.contracts) });
+  }
+
+  function showLatest(s, data) {
+    var latest = one('[data-testid="latest"]');
+    if (!data.editable) return;
+    if (!s.last) { if (latest) latest.hidden = true; return; }
+    if (!latest) {
+      latest = O.el("div", "latest");
+      latest.setAttribute("data-testid", "latest");
+      var title = one(".sheet-title");
+      title.parentNode.insertBefore(latest, title);
+    }
+    latest.hidden = false;
+    latest.textContent = "";
+    latest.appendChild(O.el("p", "", lastWords(s.last, false)));
+    if (s.last.kind === "deal") {
+      var edit = latest.appendChild(O.el("a", "button button-quiet", text("edit")));
+      edit.href = s.last.entry_id ? formUrl(s.last.contracts) : data.urls.edit.replace(/0\/edit$/, s.last.n + "/edit");
+      edit.setAttribute("data-testid", "latest-edit");
+      edit.addEventListener("click", function (event) {
+        // Offline, a deal's own form (kept on the phone) opens filled in, to correct it.
+        if (navigator.onLine && !s.last.entry_id) return;
+        event.preventDefault();
+        editLatest(s.last, data);
       });
     }
-    var king = document.querySelector('[data-testid="turn"] strong');
-    if (king && state.current_king !== null) king.textContent = names[state.current_king];
-    else if (!king && state.current_king !== null && !firstKingOpen) namedKing(state);
-    all('[data-testid="leader"], [data-testid="dealer-line"], [data-testid="turn"] .hint').forEach(function (node) {
-      node.hidden = true;  // worded by the server for the game it last saw
-    });
-    var choices = (state.available_choices || []).map(function (c) { return c.join("-"); });
-    all('[data-testid="choose-contract"] a.contract-button').forEach(function (button) {
-      var key = (button.getAttribute("data-testid") || "").replace(/^contract-/, "");
-      button.hidden = choices.indexOf(key) < 0;
-    });
-    var choose = document.querySelector('[data-testid="choose-contract"]');
-    if (choose) choose.hidden = state.finished;
+    var undo = latest.appendChild(O.el("a", "button button-quiet", text("undo-button")));
+    undo.href = data.urls.undo;
+    undo.setAttribute("data-testid", "latest-undo");
+    latest.setAttribute("data-undo-question", lastWords(s.last, true));
   }
 
-  function showPending(entries, data, state) {
+  // Undo is asked in place, on the server's page as on the phone's (delegated: the live
+  // updates and the drawing replace the button).
+  document.addEventListener("click", function (event) {
+    var undo = event.target.closest && event.target.closest('[data-testid="latest-undo"]');
+    if (!undo) return;
+    event.preventDefault();
+    var latest = undo.closest('[data-testid="latest"]');
+    var label = one('[data-testid="undo-form"] .check span');
+    askUndo(latest, latest.getAttribute("data-undo-question") || (label ? label.textContent : ""));
+  });
+
+  // The score sheet: each kingdom's deals and redeals, its totals and their check.
+  function sheetHead(section) {
+    if (section.number === 0) return text("tie-break");
+    var values = { number: O.number(section.number), name: seatName(section.king), names: pair(section.team) };
+    if (section.king === null) return O.fill(text("sheet-head-seven"), values);
+    return O.fill(text(section.team ? "sheet-head-team" : "sheet-head"), values);
+  }
+
+  function sheetRow(row, data) {
+    var tr = O.el("tr");
+    if (row.redeal) {
+      tr.className = "redeal-row";
+      tr.setAttribute("data-testid", "redeal");
+      tr.appendChild(O.el("td", "n", "↺")).setAttribute("aria-hidden", "true");
+      tr.appendChild(O.el("td", "", text(row.redeal.kind === "misdeal" ? "misdeal-row" : "redeal-row"))).colSpan = 5;
+      return tr;
+    }
+    tr.id = "deal-" + row.n;
+    tr.setAttribute("data-testid", "deal-" + row.n);
+    var n = tr.appendChild(O.el("td", "n"));
+    if (row.n <= data.state.deals_played) {
+      var a = n.appendChild(O.el("a", "", O.number(row.n)));
+      a.href = data.urls.deal.replace(/0$/, row.n);
+    } else n.textContent = O.number(row.n);
+    var contract = tr.appendChild(O.el("td", "contract"));
+    row.contracts.forEach(function (c) { contract.appendChild(mark(c)); });
+    contract.appendChild(document.createTextNode(" " + contractsText(row.contracts)));
+    row.scores.forEach(function (v) { tr.appendChild(O.el("td", "num", O.score(v))); });
+    return tr;
+  }
+
+  function sheetSection(section, s, data) {
+    var body = O.el("tbody", "kingdom");
+    body.id = "kingdom-" + section.number;
+    body.setAttribute("data-testid", "kingdom-" + section.number);
+    var head = body.appendChild(O.el("tr", "kingdom-head"));
+    var th = head.appendChild(O.el("th", "", sheetHead(section)));
+    th.colSpan = 6;
+    th.scope = "rowgroup";
+    section.rows.forEach(function (row) { body.appendChild(sheetRow(row, data)); });
+    if (!section.rows.length) return body;
+    var total = body.appendChild(O.el("tr", "subtotal"));
+    total.setAttribute("data-testid", "kingdom-" + section.number + "-total");
+    var label = total.appendChild(O.el("th"));
+    label.colSpan = 2;
+    label.scope = "row";
+    if (!section.finished) label.textContent = text("so-far");
+    else if (section.adds_up) {
+      label.textContent = text("total") + " ";
+      label.appendChild(O.el("span", "ok", "✓ " + O.score(data.state.zero_sum ? 0 : section.expected)));
+    } else {
+      label.textContent = text("total") + " ";
+      label.appendChild(O.el("span", "bad", O.fill(text("expected"), { total: O.score(section.expected) })));
+    }
+    section.totals.forEach(function (v) { total.appendChild(O.el("td", "num", O.score(v))); });
+    return body;
+  }
+
+  function showSheet(s, data) {
+    var table = one('[data-testid="sheet"]');
+    var none = one('[data-testid="no-deals"]');
+    var any = s.sheet.some(function (k) { return k.rows.length; });
+    if (none) none.hidden = any;
+    if (!table && !any) return;
+    if (!table) {
+      var wrap = O.el("div", "sheet-wrap");
+      table = wrap.appendChild(O.el("table", "sheet"));
+      table.setAttribute("data-testid", "sheet");
+      var head = table.appendChild(O.el("thead")).appendChild(O.el("tr"));
+      head.appendChild(O.el("th", "n", "#")).scope = "col";
+      head.appendChild(O.el("th", "contract", text("contract"))).scope = "col";
+      names.forEach(function (name) { head.appendChild(O.el("th", "num")).appendChild(O.el("bdi", "", name)); });
+      table.appendChild(O.el("tfoot"));
+      var title = one(".sheet-title");
+      title.parentNode.insertBefore(wrap, (none || title).nextSibling);
+    }
+    table.parentNode.hidden = !any;
+    all('[data-testid="sheet"] tbody').forEach(function (body) { body.remove(); });
+    var foot = table.querySelector("tfoot");
+    s.sheet.forEach(function (section) { table.insertBefore(sheetSection(section, s, data), foot); });
+    foot.textContent = "";
+    var grand = foot.appendChild(O.el("tr", "grand-total"));
+    grand.setAttribute("data-testid", "grand-total");
+    var label = grand.appendChild(O.el("th", "", text("total")));
+    label.colSpan = 2;
+    label.scope = "row";
+    s.totals.forEach(function (t, seat) {
+      grand.appendChild(O.el("td", s.leaders.indexOf(seat) >= 0 ? "num leader" : "num", O.score(t)));
+    });
+    all('[data-testid="sheet"] thead th.num').forEach(function (th, seat) {
+      th.classList.toggle("leader", s.leaders.indexOf(seat) >= 0);
+    });
+    showPlayed(s, table.parentNode);
+  }
+
+  // Kings by contracts, like the paper sheet: the deal that played each contract.
+  function showPlayed(s, after) {
+    var table = one('[data-testid="played"]');
+    if (!table) {
+      table = O.el("table", "played");
+      table.setAttribute("data-testid", "played");
+      table.appendChild(O.el("caption", "", text("played")));
+      var head = table.appendChild(O.el("thead")).appendChild(O.el("tr"));
+      head.appendChild(O.el("th")).appendChild(O.el("span", "vh", text("king")));
+      Object.keys(texts.symbols).forEach(function (c) {
+        var th = head.appendChild(O.el("th"));
+        th.appendChild(mark(c));
+        th.appendChild(O.el("span", "vh", texts.contracts[c]));
+      });
+      table.appendChild(O.el("tbody"));
+      after.parentNode.insertBefore(table, after.nextSibling);
+    }
+    var body = table.querySelector("tbody");
+    body.textContent = "";
+    s.played.forEach(function (row) {
+      var tr = body.appendChild(O.el("tr"));
+      tr.setAttribute("data-testid", "played-" + row.number);
+      var th = tr.appendChild(O.el("th"));
+      th.scope = "row";
+      if (row.king !== null) th.appendChild(O.el("bdi", "", names[row.king])); else th.textContent = O.number(row.number);
+      row.deals.forEach(function (n) { tr.appendChild(O.el("td", n ? "done" : "", n ? O.number(n) : "")); });
+    });
+  }
+
+  // The undo form in "Fix a mistake" names the latest entry, as the server's.
+  function showFix(s) {
+    var label = one('[data-testid="undo-form"] .check span');
+    if (label && s.last) label.textContent = lastWords(s.last, true);
+    var combine = one('[data-testid="combine-form"]');
+    if (combine) combine.hidden = true;  // the server's choices, for the game it last saw
+  }
+
+  function showBoard(s, data) {
+    showHeading(s);
+    showTotals(s);
+    showTurn(s);
+    showChoices(s, data);
+    showLatest(s, data);
+    showSheet(s, data);
+    showFix(s);
+    document.documentElement.setAttribute("data-offline-board", "");  // drawn by the phone
+  }
+
+  function showPending(entries, answer) {
     var list = panel.querySelector("[data-pending-list]");
     list.textContent = "";
-    var phoneDeals = state ? dealsOf(state).slice(data.state.deals_played) : [];
-    var next = 0;
+    var deals = answer ? answer.deals : {};
     entries.filter(function (e) { return e.state === "waiting"; }).forEach(function (entry) {
-      var deal = entry.action === "record" ? phoneDeals[next++] : null;
+      var deal = deals[entry.entry_id] || null;
       var item = O.el("li", "pending", describe(entry, deal));
       item.setAttribute("data-testid", "pending-entry");
-      item.appendChild(O.el("span", "pending-mark", " · " + text("waiting")));
+      var mark = answer ? text("waiting") : text("waiting") + " · " + text("not-checked");
+      if (!answer) item.setAttribute("data-unchecked", "");
+      item.appendChild(O.el("span", "pending-mark", " · " + mark));
       if (deal) item.appendChild(O.el("span", "pending-scores", scoresLine(deal.scores)));
       list.appendChild(item);
     });
@@ -274,6 +554,52 @@
     });
   }
 
+  // Undo, asked in place: "Yes, undo …" and its button where the latest entry was. Sent
+  // as the undo form of "Fix a mistake" (online, nothing waiting) or kept on the phone.
+  function askUndo(latest, question) {
+    latest.textContent = "";
+    var ask = latest.appendChild(O.el("p", "", question));
+    ask.setAttribute("data-testid", "undo-question");
+    var yes = latest.appendChild(O.el("button", "button button-danger", text("undo-submit")));
+    yes.type = "button";
+    yes.setAttribute("data-testid", "undo-yes");
+    var no = latest.appendChild(O.el("button", "button button-quiet", text("cancel")));
+    no.type = "button";
+    no.setAttribute("data-testid", "undo-no");
+    no.addEventListener("click", function () {
+      if (drawn) render(); else window.location.reload();
+    });
+    yes.addEventListener("click", function () {
+      if (busy) return;
+      busy = true;
+      yes.disabled = true;
+      var form = one('[data-testid="undo-form"]');
+      if (form && form.elements.confirm) form.elements.confirm.checked = true;
+      var done = form ? sendOrQueue(form, "undo", null) : queue(null, "undo", null);
+      done.then(free, free);
+    });
+  }
+  function free() { busy = false; }
+
+  // Edit of the latest deal without the server: its form (kept on the phone) opens filled
+  // in. This phone's own entry is changed where it waits; a deal on the server is corrected.
+  function editLatest(last, data) {
+    return Outbox.list(gameId).then(function (entries) {
+      var own = entries.filter(function (e) { return e.entry_id === last.entry_id; })[0];
+      var draft = own ? { entry: own.entry, replaces: own.entry_id, n: last.n } : { entry: storedDeal(data, entries, last.n), edit: last.n };
+      sessionStorage.setItem("sk-draft-" + gameId, JSON.stringify(draft));
+      window.location.assign(formUrl(last.contracts));
+    });
+  }
+
+  // Deal ``n`` as the server holds it, or as a correction waiting on this phone made it.
+  function storedDeal(data, entries, n) {
+    var deals = data.log.filter(function (e) { return !e.kind; });
+    var entry = deals[n - 1];
+    entries.forEach(function (e) { if (e.action === "edit" && e.n === n && e.state === "waiting") entry = e.entry; });
+    return entry;
+  }
+
   var busy = false;  // one write at a time: a second tap must not make a second entry
   // Delegated: the live updates replace these forms (static/live.js).
   document.addEventListener("submit", function (event) {
@@ -289,35 +615,48 @@
 
   // --- the page ---------------------------------------------------------------------------
 
+  // The board from the phone's one game state whenever the server's page may not be the
+  // game (offline, or entries waiting); the list of entries waiting, each with its deal.
+  var drawn = null;  // the last answer drawn, for a redraw after a live update
   function render() {
     return Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
       var data = found[0];
       var entries = found[1];
-      var waiting = entries.filter(function (e) { return e.state === "waiting"; });
       panel.toggleAttribute("data-has-pending", entries.length > 0);
       if (!navigator.onLine) say(data.editable ? "offline" : "view-only");
       showConflicts(entries);
-      if (!waiting.length) { showPending([], data, null); return null; }
-      return O.check(data, O.pendingOf(waiting), null).then(function (answer) {
-        if (!answer.ok) return;
-        showBoard(answer.state, answer.first_king_open);
-        showPending(entries, data, answer.state);
-      });
+      if (navigator.onLine && !entries.length) { showPending([], null); return null; }
+      return O.screen(data, entries).then(function (answer) {
+        drawn = { answer: answer, data: data };
+        showBoard(answer.screen, data);
+        showPending(entries, answer);
+      }, function () { showPending(entries, null); });  // no engine yet: "not checked yet"
     }).catch(function () {});
   }
 
-  keepButton.addEventListener("click", function () {
-    keepButton.disabled = true;
-    say("getting");
-    gameData().catch(function () {}).then(function () { return O.keepOffline(gameId, url); }).then(function () {
-      say("ready");
+  // A live update replaced the board with the server's: drawn again while entries wait.
+  document.addEventListener("sk-live-swapped", function () {
+    if (drawn && (!navigator.onLine || panel.hasAttribute("data-has-pending"))) render();
+  });
+
+  // Every game opened on this phone is kept on it, with no tap (offline.js keepOffline).
+  // Where the browser cannot keep games, the page says so once, with what still works.
+  function keepThisGame() {
+    if (!navigator.onLine) return;
+    O.keepOffline(gameId, url).then(function () {
       panel.setAttribute("data-kept", "");
+      if (!drawn) say("ready");
     }, function (error) {
       var reason = error && error.message;
-      say(reason === "no-engine" ? "no-engine" : reason === "no-browser" ? "no-browser" : "failed");
-      keepButton.disabled = false;
+      if (reason === "no-engine") { panel.setAttribute("data-kept", ""); say("no-engine"); }
+      else if (reason === "no-browser") cannotKeep();
     });
-  });
+  }
+
+  function cannotKeep() {  // boot.js shows the page's own line for it
+    line.hidden = true;
+    panel.querySelector("[data-cannot-keep]").hidden = false;
+  }
 
   // A sync finished, this page's or the service worker's (Background Sync): once this
   // game's entries are all on the server, the server's page is shown, once.
@@ -348,16 +687,7 @@
   });
   window.addEventListener("offline", render);
 
-  Outbox.kept().then(function (kept) {
-    if (kept.some(function (k) { return k.game === gameId; })) {
-      panel.setAttribute("data-kept", "");
-      gameData().then(function () { say("ready"); }, function () {});  // the copy kept, refreshed
-    }
-  }).catch(function () {});
   O.flashSaved();
   render();
-  if (window.SKBoot && window.SKBoot.keep) {  // tapped while this script was loading
-    window.SKBoot.keep = false;
-    keepButton.click();
-  }
+  if (!(window.SKBoot || {}).capable) cannotKeep(); else keepThisGame();
 })();

@@ -1,11 +1,13 @@
 // scorekeeper: the installable app and offline play, on every page.
 // - Registers the service worker (sw.js) and offers a new version ("A new
 //   version is ready: reload") only while no form is half filled.
-// - The header counts the entries waiting to sync; they are sent on the
-//   `online` event, at start and by Background Sync (outbox.js).
-// - On a game page: "Keep this game available offline" (its pages and the
-//   rules engine, fetched only then), and, while entries wait, the scoreboard
-//   as the engine on the phone computes it; conflicts side by side.
+// - The header counts the entries waiting to sync (live, as they change); they are
+//   sent by themselves: at start and page show, on the `online` event, again and
+//   again with a growing wait while the network fails, and by Background Sync.
+// - On a game page: the game is kept on the phone with no tap (its pages; the
+//   rules engine's files once per phone, at once unless Save-Data), and, offline
+//   or while entries wait, the board drawn from the phone's one game state
+//   (game.js); conflicts side by side.
 // - On a deal form without a network: the deal is checked by the engine in a
 //   web worker (engine-worker.js), its refusals shown like the server's, and
 //   kept in the outbox. Online, the forms of a game kept offline are sent by
@@ -39,6 +41,9 @@
     var text = (n < 0 ? "\u2212" : "") + digits(String(Math.abs(n)));
     return document.documentElement.dir === "rtl" ? "\u2066" + text + "\u2069" : text;
   }
+
+  // A count or a deal's number in the page's digits, as the server's |num.
+  function number(n) { return digits(String(n)); }
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -122,16 +127,27 @@
   // decision may all ask at once, and each finished sync is announced once (sk-synced).
   var syncing = null;
 
+  // A sync that failed (no network, a server down, a request that hangs) is tried again by
+  // itself, sooner first: 2 s, 4 s, 8 s … up to a minute, while entries wait.
+  var RETRY_MS = 2000, RETRY_MAX = 60000, retryIn = RETRY_MS, retryTimer = null;
+
+  function retryLater() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(syncNow, retryIn);
+    retryIn = Math.min(retryIn * 2, RETRY_MAX);
+  }
+
   function syncNow() {
-    if (!navigator.onLine) return Promise.resolve(null);
     if (syncing) return syncing;
     syncing = Outbox.list().then(function (entries) {
       if (!entries.some(function (e) { return e.state === "waiting"; })) return null;
+      if (!navigator.onLine) return null;  // the "online" event sends them
       return Outbox.sync().then(function (report) {
+        retryIn = RETRY_MS;
         refreshCount();
         document.dispatchEvent(new CustomEvent("sk-synced", { detail: report }));
         return report;
-      }, function () { return null; });
+      }, function () { retryLater(); return null; });
     });
     syncing.then(done, done);
     function done() { syncing = null; }
@@ -145,8 +161,9 @@
     }).catch(function () {});
   }
 
-  window.addEventListener("online", syncNow);
-  if (Outbox.channel) Outbox.channel.addEventListener("message", refreshCount);
+  window.addEventListener("online", function () { retryIn = RETRY_MS; syncNow(); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) syncNow(); });
+  Outbox.listen(function (what) { if (what.type === "changed" || what.type === "synced") refreshCount(); });
 
   // --- the engine on the phone ------------------------------------------------------------
 
@@ -175,26 +192,37 @@
     return Engine.ready;
   }
 
-  // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
-  function check(data, pending, entry) {
+  function ask(data, fn, request) {
     return startEngine(data.engine).then(function () {
       return new Promise(function (resolve, reject) {
         var id = ++Engine.seq;
         Engine.waiting[id] = function (message) {
           if (message.error) reject(new Error(message.error)); else resolve(message.answer);
         };
-        Engine.worker.postMessage({
-          type: "check", id: id,
-          request: { game: data, pending: pending, entry: entry || null }
-        });
+        Engine.worker.postMessage({ type: "check", fn: fn, id: id, request: request });
       });
     });
   }
 
+  // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
+  function check(data, pending, entry) {
+    return ask(data, "check", { game: data, pending: pending, entry: entry || null });
+  }
+
+  // The one game state every offline screen is drawn from (phone.screen): the server's
+  // last log for the game, then this phone's outbox, replayed by the engine.
+  function screen(data, entries) {
+    return ask(data, "screen", { game: data, pending: pendingOf(entries) });
+  }
+
+  // Conflicts hold the entries after them (outbox.js): only the waiting ones before any.
   function pendingOf(entries) {
-    return entries.filter(function (e) { return e.state === "waiting"; }).map(function (e) {
-      return { action: e.action, entry: e.entry || null, n: e.n || null };
-    });
+    var out = [];
+    for (var i = 0; i < entries.length && entries[i].state === "waiting"; i++) {
+      var e = entries[i];
+      out.push({ action: e.action, entry: e.entry || null, n: e.n || null, entry_id: e.entry_id });
+    }
+    return out;
   }
 
   // The game as last seen from the server: fresh when online, the copy kept when not.
@@ -212,34 +240,49 @@
     });
   }
 
-  // Keep a game for offline play: its pages, its deal forms and the engine.
+  // Under Save-Data (or a metered connection) the engine is fetched at its first need only.
+  function saving() {
+    var c = navigator.connection;
+    return !!(c && (c.saveData || c.type === "cellular" || c.metered));
+  }
+
+  // The engine's files, fetched once per phone (and per engine version) in the background;
+  // the service worker keeps them for every game.
+  function fetchEngine(config) {
+    if (!config.ready || localStorage.getItem("sk-engine") === config.archive) return Promise.resolve();
+    return Promise.all((config.files || []).map(function (file) {
+      return fetch(file, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) throw new Error(file + " " + r.status);
+      });
+    })).then(function () { localStorage.setItem("sk-engine", config.archive); });
+  }
+
+  // Keep a game for offline play, with no tap: its page, its deal forms and its data; the
+  // engine once per phone. Rejects "no-browser" where no service worker can keep it.
   function keepOffline(gameId, url) {
-    if (!("serviceWorker" in navigator)) return Promise.reject(new Error("no-browser"));
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return Promise.reject(new Error("no-browser"));
     return register().then(function () { return navigator.serviceWorker.ready; })
       .then(controlled)
       .then(function () { return gameData(url); })
       .then(function (data) {
-        if (!data.engine.ready) throw new Error("no-engine");
         var pages = [data.urls.game].concat(data.urls.forms).map(function (page) {
           return fetch(page, { credentials: "same-origin" });
         });
-        return Promise.all(pages).then(function () { return startEngine(data.engine); })
-          .then(function () { return Outbox.keep(gameId); })
+        return Promise.all(pages).then(function () { return Outbox.keep(gameId); })
           .then(function () {
-            var kept = (localStorage.getItem("sk-kept") || "").split(" ").filter(Boolean);
-            if (kept.indexOf(gameId) < 0) kept.unshift(gameId);
-            localStorage.setItem("sk-kept", kept.slice(0, 50).join(" "));
+            if (!data.engine.ready) throw new Error("no-engine");
+            if (!saving()) return fetchEngine(data.engine);
           });
       });
   }
 
   // --- a form sent while the network may fail --------------------------------------------
 
-  var SEND_MS = 20000;  // no answer by then: the network is as good as down
+  var SEND_MS = 5000;  // no answer by then: the network is as good as down, the entry is queued
 
   // POST a page form named by ``entryId`` (the server writes it once under that id):
-  // "written" (the server redirected: saved), "network" (no answer: the caller queues
-  // the same entry under the same id), or "answered" (a refusal page: the caller posts
+  // "written" (the server redirected: saved), "network" (no answer in SEND_MS, or a 5xx:
+  // the caller queues the same entry under the same id), or "answered" (a refusal page: the caller posts
   // the form as usual to show it; nothing was written).
   function send(form, submitter, entryId) {
     var body = new URLSearchParams(new FormData(form));
@@ -251,7 +294,8 @@
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       cache: "no-store", signal: controller ? controller.signal : undefined
     }).then(function (response) {
-      return response.type === "opaqueredirect" ? "written" : "answered";
+      if (response.type === "opaqueredirect") return "written";
+      return response.status >= 500 ? "network" : "answered";  // a server down is no refusal
     }, function () { return "network"; }).then(function (outcome) {
       clearTimeout(timer);
       return outcome;
@@ -278,8 +322,8 @@
   }
 
   window.SKOffline = {
-    engine: Engine, startEngine: startEngine, check: check, gameData: gameData,
-    syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, el: el, json: json,
+    engine: Engine, startEngine: startEngine, check: check, screen: screen, gameData: gameData,
+    syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, number: number, el: el, json: json,
     pendingOf: pendingOf, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
     flashSaved: flashSaved, send: send, postAsUsual: postAsUsual
   };
@@ -290,7 +334,7 @@
   function engineOnInstall() {
     fetch(status.getAttribute("data-scope") + "offline/engine.json")
       .then(function (response) { return response.json(); })
-      .then(startEngine).catch(function () {});
+      .then(fetchEngine).catch(function () {});
   }
   if (boot.installed) engineOnInstall();
   window.addEventListener("appinstalled", engineOnInstall);

@@ -10,7 +10,7 @@
 (function (root) {
   var DB_NAME = "scorekeeper-offline";
   var DB_VERSION = 1;
-  var REFUSED = [403, 404, 409, 412, 422];
+  var REFUSED = [400, 403, 404, 409, 412, 422];  // the entry kept, as a conflict
   var channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sk-outbox") : null;
 
   function open() {
@@ -49,8 +49,17 @@
     }).then(function (entries) { return (entries || []).sort(bySeq); });
   }
 
+  // This page's own listeners (a BroadcastChannel never tells its own sender) and the
+  // other pages' and the service worker's, through the channel: listen(fn) hears both.
+  var listeners = [];
+  function listen(fn) {
+    listeners.push(fn);
+    if (channel) channel.addEventListener("message", function (event) { fn(event.data || {}); });
+  }
+
   function announce(what) {
     if (channel) channel.postMessage(what);
+    listeners.forEach(function (fn) { try { fn(what); } catch (e) { /* a page's drawing */ } });
     if (typeof localStorage === "undefined") return;  // in the service worker
     list().then(function (entries) { localStorage.setItem("sk-outbox", String(entries.length)); });
   }
@@ -72,7 +81,7 @@
     return "o" + Date.now().toString(36) + "-" + hex.join("");
   }
 
-  // A new entry: {game, action, entry?, n?, version?, urls: {offline, sync}}; its
+  // A new entry: {game, action, entry?, n?, version?, fields?, urls: {offline, sync}}; its
   // entry_id is a new one unless given (a form sent once under it, its answer lost).
   function add(entry) {
     entry.entry_id = entry.entry_id || newId();
@@ -120,6 +129,10 @@
     if (entry.entry) body.entry = entry.entry;
     if (entry.n) body.n = entry.n;
     if (entry.version) body.version = entry.version;
+    // More facts for the server, kept with the entry at Save (``fields``): sent as they are.
+    Object.keys(entry.fields || {}).forEach(function (key) {
+      if (!(key in body)) body[key] = entry.fields[key];
+    });
     return body;
   }
 
@@ -180,6 +193,6 @@
 
   root.SKOutbox = {
     add: add, put: put, remove: remove, list: list, keep: keep, kept: kept,
-    sync: sync, newId: newId, channel: channel
+    sync: sync, newId: newId, channel: channel, listen: listen
   };
 })(self);

@@ -133,6 +133,15 @@ def kept_game(page: Page, base: str) -> tuple[str, str]:
     return game_url, game_id_of(game_url)
 
 
+def offline_kept_game(context: BrowserContext, base: str) -> tuple[Page, str, str]:
+    """A new game kept on a phone that then goes offline, its page open: (page, address, id)."""
+    page = context.new_page()
+    game_url, game_id = kept_game(page, base)
+    context.set_offline(True)
+    page.goto(game_url)
+    return page, game_url, game_id
+
+
 def controlled(page: Page) -> None:
     """Wait until the service worker controls the page."""
     page.evaluate(
@@ -145,11 +154,11 @@ def controlled(page: Page) -> None:
 
 
 def keep_offline(page: Page) -> None:
+    """Nothing to tap: a game page opened is kept once idle, and the engine's files with it
+    (once per phone)."""
     controlled(page)
-    page.get_by_test_id("keep-offline").click()
-    expect(page.get_by_test_id("offline-line")).to_have_text(
-        "This game can be played offline on this phone.", timeout=ENGINE_MS
-    )
+    expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=ENGINE_MS)
+    page.wait_for_function("localStorage.getItem('sk-engine')", timeout=ENGINE_MS)
 
 
 def open_form(page: Page, deal: Deal) -> Thumb:
@@ -254,10 +263,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     live_server: str, contexts: Any, app: Flask
 ) -> None:
     context = contexts()
-    page = context.new_page()
-    game_url, game_id = kept_game(page, live_server)
-    context.set_offline(True)
-    page.goto(game_url)
+    page, game_url, game_id = offline_kept_game(context, live_server)
 
     record_offline(page, KING)
     # The King of Hearts again: refused by the engine on the phone (R2), nothing kept.
@@ -451,10 +457,7 @@ def test_a_redeal_offline_is_checked_by_the_engine_queued_and_synced(
     live_server: str, contexts: Any, app: Flask
 ) -> None:
     context = contexts()
-    page = context.new_page()
-    game_url, game_id = kept_game(page, live_server)
-    context.set_offline(True)
-    page.goto(game_url)
+    page, game_url, game_id = offline_kept_game(context, live_server)
     record_offline(page, KING)
     # A redeal is claimed only in the K♥ or Trix (R8): the engine on the phone says so.
     redeal(page, "queens")
@@ -701,13 +704,12 @@ def test_a_conflict_changed_comes_back_in_the_form_with_its_x2_and_holder(
             "captures": {"king_of_hearts": {"taker": 2, "doubled_by": 1}},
         }
     }
-    page.goto(form_url(game_url, KING))
     page.evaluate(
-        "([key, draft]) => { sessionStorage.setItem(key, JSON.stringify(draft));"
-        " return SKBoot.load(); }",
+        "([key, draft]) => sessionStorage.setItem(key, JSON.stringify(draft))",
         [f"sk-draft-{game_id}", draft],
     )
-    expect(page.locator("#kh_taker-2")).to_be_checked()
+    page.goto(form_url(game_url, KING))  # its offline script loads by itself, once idle
+    expect(page.locator("#kh_taker-2")).to_be_checked(timeout=15_000)
     expect(page.locator("#kh_doubled")).to_be_checked()
     expect(page.locator("#kh_doubled_by-1")).to_be_checked()
     expect(page.get_by_test_id("kh-doubled")).to_be_visible()
@@ -778,3 +780,176 @@ def test_r2_a_tables_first_deal_offline_asks_who_was_dealt_the_7h_and_syncs_him(
     state = app.test_client().get(f"/api/v1/games/{table['game']}").get_json()
     assert state["first_king_open"] is False
     assert [d["king"] for d in state["kingdoms"][0]["deals"]] == [2, 2]
+
+
+# --- one game state: every offline screen from the server's log plus the outbox ----------
+
+
+API_DEALS = [
+    {"contracts": ["king"], "captures": {"king_of_hearts": {"taker": 1, "doubled_by": None}}},
+    {"contracts": ["queens"], "captures": {"queens": {q: {"taker": 2, "doubled_by": None}
+                                                       for q in ("QS", "QH", "QD", "QC")}}},
+    {"contracts": ["diamonds"], "captures": {"diamonds": [3, 4, 5, 1]}},
+    {"contracts": ["collections"], "captures": {"tricks": [2, 3, 4, 4]}},
+]  # fmt: skip
+
+
+def totals_bar(page: Page) -> list[str]:
+    return [
+        page.get_by_test_id(f"total-{seat}").locator(".total-score").inner_text()
+        for seat in range(4)
+    ]
+
+
+def sheet_total(page: Page) -> list[str]:
+    return page.get_by_test_id("grand-total").locator("td").all_inner_texts()
+
+
+def board_of_kingdom_two(page: Page, lang: str) -> None:
+    """Kingdom 2 as the phone draws it: Sami is king, all his contracts, deal 6."""
+    expect(page.get_by_test_id("game-status")).to_contain_text("6", timeout=ENGINE_MS)
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
+    expect(page.get_by_test_id("choose-contract").locator("h2")).to_contain_text("Sami")
+    buttons = page.get_by_test_id("choose-contract").locator("a.contract-button")
+    expect(buttons).to_have_count(5)
+    expect(page.get_by_test_id("played-2")).to_be_visible()
+    expect(page.get_by_test_id("latest")).to_contain_text("5")
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+    assert sheet_total(page) == totals_bar(page)
+
+
+@needs_pyodide
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_kingdoms_last_deal_offline_draws_the_next_kingdom_everywhere(
+    live_server: str, contexts: Any, app: Flask, lang: str
+) -> None:
+    game_id, token = api_game(app, API_DEALS)
+    context = contexts()
+    page = context.new_page()
+    page.goto(f"{live_server}/lang/{lang}?next=/")
+    game_url = join(page, live_server, game_id, token)
+    controlled(page)
+    page.goto(game_url)  # opened under the service worker: kept with no tap
+    expect(page.get_by_test_id("choose-contract").locator("a.contract-button")).to_have_count(1)
+    keep_offline(page)
+    context.set_offline(True)
+    page.goto(game_url)
+    record_offline(page, TRIX)
+
+    board_of_kingdom_two(page, lang)
+    page.reload()  # still offline: the same board, drawn again from the same state
+    board_of_kingdom_two(page, lang)
+    # The next kingdom's form is Sami's, numbered 6.
+    open_form(page, KING)
+    expect(page.get_by_test_id("deal-title")).to_contain_text("6", timeout=ENGINE_MS)
+    expect(page.get_by_test_id("dealer-line")).to_contain_text("Sami")
+    page.go_back()
+    back_online(page, context)
+    assert [e["contracts"] for e in server_log(app, game_id)][-1] == ["trix"]
+    expect(page.get_by_test_id("turn").locator("strong")).to_have_text("Sami")
+    assert sheet_total(page) == totals_bar(page)
+
+
+@needs_pyodide
+def test_undo_offline_asks_in_place_and_edit_changes_the_phones_own_entry(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page, game_url, game_id = offline_kept_game(context, live_server)
+    record_offline(page, KING)
+    record_offline(page, QUEENS)
+    expect(page.get_by_test_id("pending-entry")).to_have_count(2, timeout=ENGINE_MS)
+    # Undo: asked in place, on the game page (never the browser's "No internet" page).
+    page.get_by_test_id("latest-undo").click()
+    expect(page.get_by_test_id("undo-question")).to_contain_text("deal 2")
+    page.get_by_test_id("undo-yes").click()
+    expect(page.get_by_test_id("pending-entry")).to_have_count(1, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    assert page.url == game_url
+    expect(page.get_by_test_id("latest")).to_contain_text("deal 1")
+    # Edit: this phone's own deal 1 opens in its form, filled in, and is changed where it waits.
+    with page.expect_navigation():
+        page.get_by_test_id("latest-edit").click()
+    expect(page.locator("#kh_taker-1")).to_be_checked(timeout=ENGINE_MS)
+    expect(page.get_by_test_id("deal-title")).to_contain_text("1", timeout=ENGINE_MS)
+    tap_choice(Thumb(page), "kh_taker-3")
+    save(page)
+    expect(page.get_by_test_id("pending-entry")).to_have_count(1, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    back_online(page, context)
+    log = server_log(app, game_id)
+    assert len(log) == 1 and log[0]["captures"]["king_of_hearts"]["taker"] == 3
+
+
+SAVE_DATA = "Object.defineProperty(navigator, 'connection', {get: () => ({saveData: true})});"
+
+
+def test_under_save_data_a_deal_saved_before_the_engine_waits_unchecked_and_syncs(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    context.add_init_script(SAVE_DATA)  # the engine is fetched at its first need only
+    page = context.new_page()
+    game_url = start_game(page, live_server)
+    game_id = game_id_of(game_url)
+    controlled(page)
+    expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=ENGINE_MS)
+    assert page.evaluate("localStorage.getItem('sk-engine')") is None
+    context.set_offline(True)  # no engine on this phone: the form's own checks apply
+    page.goto(game_url)
+    record_offline(page, KING)
+    expect(page.get_by_test_id("pending-entry")).to_contain_text(
+        "not checked yet", timeout=ENGINE_MS
+    )
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    back_online(page, context)  # the server checks it at sync
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
+
+
+def test_a_browser_without_a_service_worker_says_so_once_and_offers_nothing_more(
+    live_server: str, contexts: Any
+) -> None:
+    context = contexts()
+    context.add_init_script("delete Navigator.prototype.serviceWorker;")
+    page = context.new_page()
+    start_game(page, live_server)
+    expect(page.get_by_test_id("cannot-keep")).to_be_visible()
+    expect(page.get_by_test_id("cannot-keep")).to_contain_text("HTTPS")
+    expect(page.get_by_test_id("offline-line")).to_be_hidden()
+    expect(page.get_by_text("This browser cannot keep games")).to_have_count(1)
+
+
+class SlowOrBroken(BadWifi):
+    """A server that answers a form post with a 503, or never within the page's patience."""
+
+    def handle(self, route: Any) -> None:
+        request = route.request
+        if self.mode == "503" and request.method == "POST":
+            self.posts.append(request.url)
+            route.fulfill(status=503, body="busy")
+        elif (
+            self.mode == "503" and "offline.json" not in request.url and "/sw.js" not in request.url
+        ):
+            route.abort("connectionrefused")  # the sync's fetches fail too, until healed
+        else:
+            super().handle(route)
+
+
+@needs_pyodide
+def test_a_5xx_save_is_queued_and_the_outbox_empties_by_itself_without_an_online_event(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    context = contexts()
+    page = context.new_page()
+    game_url, game_id = kept_game(page, live_server)
+    server = SlowOrBroken(context)
+    fill(open_form(page, KING), KING)
+    server.mode = "503"
+    save_online_queued(page)  # no 5xx page: the deal waits on the phone
+    expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
+    assert server_log(app, game_id) == [] and server.posts
+    # The server is back; the browser says nothing (no "online" event): the retries send it.
+    with page.expect_navigation(timeout=60_000):
+        server.mode = "ok"
+    expect(page.get_by_test_id("sync-count")).to_be_hidden()
+    assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]

@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -98,7 +99,8 @@ def start_server(
 ) -> Server:
     """Start gunicorn and wait until it answers.
 
-    ``workers``/``threads`` None: gunicorn.conf.py's own defaults; ``env`` adds settings.
+    ``workers``/``threads`` None: gunicorn.conf.py's own defaults; ``env`` adds settings
+    (``GUNICORN_CERTFILE`` and ``GUNICORN_KEYFILE``: served over HTTPS, ``url`` https://).
     """
     port = free_port()
     settings = {
@@ -123,19 +125,32 @@ def start_server(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    _wait_ready(server, port)
+    tls = bool(settings.get("GUNICORN_CERTFILE"))
+    server = Server(f"{'https' if tls else 'http'}://127.0.0.1:{port}", process, log)
+    _wait_ready(server, port, tls)
     return server
 
 
-def _wait_ready(server: Server, port: int) -> None:
+def _answers(port: int, tls: bool) -> bool:
+    if not tls:
+        status, _, _ = Client(port).call("GET", "/help")
+        return status == 200
+    unverified = ssl._create_unverified_context()  # the tests' own self-signed certificate
+    conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=unverified)
+    try:
+        conn.request("GET", "/help")
+        return conn.getresponse().status == 200
+    finally:
+        conn.close()
+
+
+def _wait_ready(server: Server, port: int, tls: bool = False) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError(f"gunicorn exited:\n{server.log_text()}")
         try:
-            status, _, _ = Client(port).call("GET", "/help")
-            if status == 200:
+            if _answers(port, tls):
                 return
         except OSError:
             pass

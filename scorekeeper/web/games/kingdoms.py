@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules.game import DealRecord, Game, Kingdom, RedealEntry
-from scorekeeper.rules.scoring import expected_total
+from scorekeeper.web.offline.projection import checked, in_order
 
 
 @dataclass
@@ -102,22 +102,14 @@ def _view(
     deal_positions: dict[int, int],
     redeal_positions: Iterator[int],
 ) -> KingdomView:
-    rows: list[DealRow | RedealRow] = [DealRow(d, deal_positions.get(d.n, 0)) for d in deals]
-    rows += [RedealRow(r, next(redeal_positions, 0)) for r in redeals]
-    rows.sort(key=lambda row: row.position)
-    totals = kingdom.totals if kingdom is not None else _sum(d.scores for d in deals)
-    expected = sum(expected_total(game.rules, d.contracts, d.captures) for d in deals)
-    adds_up = sum(totals) == expected and (kingdom is None or kingdom.zero_sum_ok)
+    rows: list[DealRow | RedealRow] = [
+        RedealRow(row, position) if isinstance(row, RedealEntry) else DealRow(row, position)
+        for position, row in in_order(deals, redeals, deal_positions, redeal_positions)
+    ]
+    totals, expected, adds_up = checked(game, deals, kingdom)
     if kingdom is None:
         return KingdomView(number, king, rows, totals, True, expected, adds_up)
     remaining = len(kingdom.remaining)
     return KingdomView(
         number, king, rows, totals, kingdom.finished, expected, adds_up, kingdom.team, remaining
     )
-
-
-def _sum(rows: Any) -> tuple[int, int, int, int]:
-    out = [0, 0, 0, 0]
-    for row in rows:
-        out = [a + b for a, b in zip(out, row, strict=True)]
-    return (out[0], out[1], out[2], out[3])

@@ -21,6 +21,7 @@ from scorekeeper.rules.scoring import team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
 from scorekeeper.web.games.kingdoms import KingdomView, kingdom_sections
 from scorekeeper.web.games.new_game_form import switch_values
+from scorekeeper.web.offline.projection import leaders
 
 SYMBOLS = {
     Contract.KING: "K♥",
@@ -70,7 +71,7 @@ def build_board(game: Game, log: Sequence[Any]) -> Board:
         game=game,
         kingdoms=views,
         extra=extra,
-        leaders=leading_seats(game),
+        leaders=leaders(game),
         zero_sum_reasons=zero_sum_reasons(game.rules),
         team_totals=team_totals(game.totals) if game.rules.partnership else None,
         next_deal=game.deals_played + 1,
@@ -151,17 +152,6 @@ def rule_lines(rules: RuleSet) -> list[tuple[str, str]]:
     """(switch, value) of every switch whose value is not the standard one."""
     standard = switch_values(RuleSet())
     return [(k, v) for k, v in switch_values(rules).items() if standard[k] != v]
-
-
-def leading_seats(game: Game) -> set[int]:
-    """The seats at rank 1 (both partners of a leading team); none before the first deal."""
-    if not game.deals_played:
-        return set()
-    seats: set[int] = set()
-    for standing in game.standings:
-        if standing.rank == 1:
-            seats |= set(standing.team or (standing.seat,))
-    return seats
 
 
 def combinable(rules: RuleSet, remaining: Sequence[Contract]) -> tuple[Contract, ...]:

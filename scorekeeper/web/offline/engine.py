@@ -1,8 +1,9 @@
 """The rules engine for the phone: one zip of the engine's modules, and Pyodide's files.
 
 The archive holds :mod:`scorekeeper.rules`, the message templates
-(:mod:`scorekeeper.text.messages`) and :mod:`scorekeeper.web.offline.phone`, the
-code the worker calls, each at its package path; the packages around them are
+(:mod:`scorekeeper.text.messages`), :mod:`scorekeeper.web.offline.phone`, the
+code the worker calls, and :mod:`scorekeeper.web.offline.projection`, the game
+state every offline screen is drawn from, each at its package path; the packages around them are
 empty ``__init__`` files, so nothing else of the app comes along. It is built
 from the source once per process, byte for byte the same each time (fixed
 timestamps), so its hash names it: a new engine is a new address, and the
@@ -31,7 +32,7 @@ PYODIDE_FILES = frozenset(
 )
 PACKAGE = PROJECT_ROOT / "scorekeeper"
 EMPTY_PACKAGES = ("scorekeeper", "scorekeeper/text", "scorekeeper/web", "scorekeeper/web/offline")
-MODULES = ("text/messages.py", "web/offline/phone.py")
+MODULES = ("text/messages.py", "web/offline/phone.py", "web/offline/projection.py")
 FIXED_TIME = (2020, 1, 1, 0, 0, 0)
 
 

@@ -57,6 +57,7 @@ from scorekeeper.rules.game import Game  # noqa: E402
 from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict  # noqa: E402
 from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
 from scorekeeper.text import messages  # noqa: E402
+from scorekeeper.web.offline.projection import Owned, project  # noqa: E402
 
 FSI, PDI = "\u2068", "\u2069"
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"), None)
@@ -190,39 +191,104 @@ def problems_of(error: RulesError) -> list[dict[str, Any]]:
 def check(raw: str) -> str:
     """Replay ``game`` (its stored ``log``), then its ``pending`` entries, then ``entry``.
 
-    Answer ``{"ok": true, "state", "deal"?, "first_king_open"}`` (``deal``: the
-    entry's deal as scored, for a record or an edit; ``first_king_open``: a
-    club night's table whose next deal must say who was dealt the 7♥), or
-    ``{"ok": false, "status": 422 | 409, "errors": [...], "at": i}`` where
-    ``at`` is the pending entry refused (None: ``entry`` itself).
+    Answer ``{"ok": true, "state", "screen"?, "deal"?, "first_king_open"}``
+    (``screen``, without ``entry`` only: :func:`projection.project`, what every
+    offline screen draws;
+    ``deal``: the entry's deal as scored, for a record or an edit;
+    ``first_king_open``: a club night's table whose next deal must say who was
+    dealt the 7♥), or ``{"ok": false, "status": 422 | 409, "errors": [...], "at": i}``
+    where ``at`` is the pending entry refused (None: ``entry`` itself).
 
     ``game.first_king_from_deal`` (a table, whose first deal names the first
     king) makes a first deal without ``king`` a refusal, as the server's form.
     """
     request = json.loads(raw)
-    stored = request["game"]
-    base: Base = (RuleSet.from_dict(stored["rules"]), int(stored["first_king"]), stored["players"])
-    table = bool(stored.get("first_king_from_deal"))
-    log = [entry_from_dict(e) for e in stored["log"]]
-    game = Game.replay(*base, log)
+    replayed = Replay.start(request["game"])
     at: int | None = None
     try:
         for index, data in enumerate(request.get("pending", [])):
             at = index
-            game, log, base = step(game, log, base, table, Pending.from_dict(data))
+            replayed.step(Pending.from_dict(data), data.get("entry_id"))
         at = None
         answer: dict[str, Any] = {"ok": True}
         wanted = request.get("entry")
         if wanted:
             pending = Pending.from_dict(wanted)
-            game, log, base = step(game, log, base, table, pending)
-            if pending.action == "record" and isinstance(pending.entry, DealEntry):
-                answer["deal"] = game.deals[-1].to_dict()
-            elif pending.action == "edit" and pending.n is not None:
-                answer["deal"] = game.deals[pending.n - 1].to_dict()
+            replayed.step(pending, wanted.get("entry_id"))
+            answer["deal"] = replayed.deal_of(pending)
     except RulesError as error:
         status = 409 if isinstance(error, StateError) else 422
         return json.dumps({"ok": False, "status": status, "errors": problems_of(error), "at": at})
-    answer["state"] = game.to_dict()
-    answer["first_king_open"] = table and not log
-    return json.dumps(answer)
+    # The screen is for a question about the game (no entry): a Save needs only the verdict.
+    return json.dumps({**answer, **replayed.answer(screen=not wanted)})
+
+
+def screen(raw: str) -> str:
+    """The game as this phone shows it: ``game``'s stored log, then the ``pending`` entries
+    that still fit. One the engine refuses stops the replay (those after it wait behind
+    it, as at sync): ``{"ok": true, "state", "screen", "first_king_open", "refused"}``,
+    ``refused`` None or ``{"at", "status", "errors"}``; ``deals`` gives each pending
+    entry's deal as scored (None for an undo or a redeal), by entry id."""
+    request = json.loads(raw)
+    replayed = Replay.start(request["game"])
+    refused = None
+    deals: dict[str, Any] = {}
+    for index, data in enumerate(request.get("pending", [])):
+        pending = Pending.from_dict(data)
+        try:
+            replayed.step(pending, data.get("entry_id"))
+        except RulesError as error:
+            status = 409 if isinstance(error, StateError) else 422
+            refused = {"at": index, "status": status, "errors": problems_of(error)}
+            break
+        if data.get("entry_id"):
+            deals[str(data["entry_id"])] = replayed.deal_of(pending)
+    return json.dumps({"ok": True, **replayed.answer(), "refused": refused, "deals": deals})
+
+
+@dataclass
+class Replay:
+    """A game being replayed: its start, its log with whose each entry is, and the game."""
+
+    base: Base
+    table: bool
+    log: list[Owned]
+    game: Game
+
+    @classmethod
+    def start(cls, stored: Mapping[str, Any]) -> Replay:
+        base: Base = (
+            RuleSet.from_dict(stored["rules"]),
+            int(stored["first_king"]),
+            stored["players"],
+        )
+        log = [Owned(entry_from_dict(e), None) for e in stored["log"]]
+        game = Game.replay(*base, [o.entry for o in log])
+        return cls(base, bool(stored.get("first_king_from_deal")), log, game)
+
+    def step(self, p: Pending, entry_id: Any = None) -> None:
+        """The game after ``p`` (made by outbox entry ``entry_id``); raises its refusal."""
+        entries = [o.entry for o in self.log]
+        self.game, changed, self.base = step(self.game, entries, self.base, self.table, p)
+        owner = str(entry_id) if entry_id else None
+        if p.action in ("record", "redeal"):
+            self.log = [*self.log, Owned(changed[-1], owner)]
+        elif p.action == "undo":
+            self.log = self.log[:-1]
+        else:  # a correction: the entry is changed, not whose it is
+            self.log = [Owned(e, o.entry_id) for e, o in zip(changed, self.log, strict=True)]
+
+    def deal_of(self, p: Pending) -> dict[str, Any] | None:
+        """The deal ``p`` recorded or corrected, as scored."""
+        if p.action == "record" and isinstance(p.entry, DealEntry):
+            return self.game.deals[-1].to_dict()
+        if p.action == "edit" and p.n is not None:
+            return self.game.deals[p.n - 1].to_dict()
+        return None
+
+    def answer(self, screen: bool = True) -> dict[str, Any]:
+        first_king_open = self.table and not self.log
+        answer = {"state": self.game.to_dict(), "first_king_open": first_king_open}
+        if screen:
+            answer["screen"] = project(self.game, self.log, first_king_open)
+        return answer

@@ -178,14 +178,19 @@ def fresh_pages() -> list[str]:
 
 
 def engine_config() -> dict[str, Any]:
-    """Where the engine's worker finds its files, and whether this server has them."""
-    return {
+    """Where the engine's worker finds its files, and whether this server has them.
+
+    ``files``: every file the worker loads, which a phone fetches once in the background
+    (the service worker keeps them), so that the engine starts without a network."""
+    config: dict[str, Any] = {
         "ready": engine.pyodide_ready(current_app.config.get("PYODIDE_ROOT")),
         "worker": url_for("web.engine_worker"),
         "pyodide": _pyodide_url(),
         "archive": url_for("web.engine_zip", version=engine.engine_archive().version),
         "messages": url_for("web.messages", language=current_locale()),
     }
+    pyodide = [f"{config['pyodide']}{name}" for name in sorted(engine.PYODIDE_FILES)]
+    return {**config, "files": [config["worker"], config["archive"], config["messages"], *pyodide]}
 
 
 @bp.get("/offline/engine.json")
@@ -274,6 +279,11 @@ def game_for_phone(game_id: str) -> Response:
             "game": url_for("web.game", game_id=game_id),
             "sync": url_for("offline_api.sync", game_id=game_id),
             "forms": [url_for("web.new_deal", game_id=game_id, contracts=c) for c in CONTRACTS],
+            "new_deal": url_for("web.new_deal", game_id=game_id),
+            # Deal 0 stands for any deal's number: the phone puts the number in.
+            "deal": url_for("web.deal", game_id=game_id, n=0),
+            "edit": url_for("web.edit_deal", game_id=game_id, n=0),
+            "undo": url_for("web.undo", game_id=game_id),
         },
         "engine": engine_config(),
         "texts": panel_texts(),

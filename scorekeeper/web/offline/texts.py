@@ -10,6 +10,7 @@ from __future__ import annotations
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label
+from scorekeeper.web.games.present import RED, SYMBOLS
 
 
 def panel_texts() -> dict[str, object]:
@@ -46,4 +47,72 @@ def panel_texts() -> dict[str, object]:
         "change": _("Change it"),
         "discard": _("Discard it"),
         "contracts": {c.value: contract_label(c) for c in Contract},
+        "symbols": {c.value: SYMBOLS[c] for c in Contract},
+        "red": [c.value for c in RED],
+        **board_texts(),
     }
+
+
+def board_texts() -> dict[str, str]:
+    """The game page's own sentences, for the board the phone draws (game.js): the same
+    msgids as templates/games/game.html and layout/macros.html, so the same translations."""
+    n, total, king = "%(n)s", "%(total)s", "%(king)s"
+    return {
+        "tie": _("Tie for first place"),
+        "kingdom-of": _(
+            "Kingdom %(number)s of %(total)s: <strong>%(king)s</strong> is king.",
+            number="%(number)s", total=total, king=king,
+        ),
+        "kingdom-deals": _(
+            "Kingdom %(number)s of %(total)s: <strong>%(king)s</strong> is king and deals.",
+            number="%(number)s", total=total, king=king,
+        ),
+        "kingdom-seven": _(
+            "Kingdom %(number)s of %(total)s: whoever was dealt the 7♥ on this deal is king. "
+            "The deal form asks who it was.",
+            number="%(number)s", total=total,
+        ),
+        "dealer-line": _(
+            "%(dealer)s deals; %(leader)s leads; %(king)s is king.",
+            dealer="%(dealer)s", leader="%(leader)s", king=king,
+        ),
+        "team-line": _("This kingdom belongs to the team %(names)s.", names="%(names)s"),
+        "first-lead": _(
+            "First lead in a trick contract: %(leader)s. First to play in Trix: %(first)s.",
+            leader="%(leader)s", first="%(first)s",
+        ),
+        "which": _("Which contract did %(king)s announce?", king=king),
+        "which-any": _("Which contract was announced?"),
+        "last-deal": _("Last entry: deal %(n)s, %(contracts)s.", n=n, contracts="%(contracts)s"),
+        "last-redeal": _("Last entry: a redeal."),
+        "last-misdeal": _("Last entry: a misdeal."),
+        "edit": _("Edit"),
+        "undo-button": _("Undo"),
+        "undo-deal": _(
+            "Yes, undo the last entry (deal %(n)s: %(contracts)s).", n=n, contracts="%(contracts)s"
+        ),
+        "undo-redeal": _("Yes, undo the last entry (a redeal)."),
+        "undo-misdeal": _("Yes, undo the last entry (a misdeal)."),
+        "undo-submit": _("Undo last entry"),
+        "cancel": _("Cancel"),
+        "sheet-head": _(
+            "Kingdom %(number)s: %(name)s is king", number="%(number)s", name="%(name)s"
+        ),
+        "sheet-head-team": _(
+            "Kingdom %(number)s: %(name)s is king, for the team %(names)s",
+            number="%(number)s", name="%(name)s", names="%(names)s",
+        ),
+        "sheet-head-seven": _(
+            "Kingdom %(number)s: the 7♥ decides who is king", number="%(number)s"
+        ),
+        "tie-break": _("Tie-break deals"),
+        "total": _("Total"),
+        "so-far": _("So far"),
+        "expected": _("✗ expected %(total)s", total=total),
+        "contract": _("Contract"),
+        "played": _("Contracts played"),
+        "king": _("King"),
+        "redeal-row": _("Redeal."),
+        "misdeal-row": _("Misdeal."),
+        "not-checked": _("not checked yet"),
+    }  # fmt: skip

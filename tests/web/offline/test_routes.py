@@ -166,7 +166,7 @@ def test_the_game_page_and_deal_form_carry_the_offline_hooks(client: FlaskClient
     game_id = new_game(client)
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'rel="manifest"' in page and "offline/boot.js" in page
-    assert 'data-testid="keep-offline"' in page and 'data-testid="sync-count"' in page
+    assert 'data-testid="cannot-keep"' in page and 'data-testid="sync-count"' in page
     assert 'data-offline-script="game.js"' in page
     assert "offline/offline.js" not in page  # loaded only when there is offline work
     form = client.get(f"/games/{game_id}/deals/new?contracts=king").get_data(as_text=True)
