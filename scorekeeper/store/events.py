@@ -245,17 +245,29 @@ def event_version(event_id: str) -> int:
 
 
 def director_matches(event_id: str, token: str) -> bool:
-    """Whether ``token`` is this event's director's token (constant time)."""
-    stored = None
-    if is_game_id(event_id):
-        with reader() as read:
-            stored = read.scalar(
-                select(EVENTS.c.director_token_hash).where(EVENTS.c.id == event_id)
-            )
-    if stored is None:
+    """Whether ``token`` is this event's director's token, or its co-director's (constant
+    time): both have the director's rights."""
+    hashes = director_hashes(event_id)
+    if hashes is None:
         hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
         return False
-    return hash_matches(str(stored), token)
+    director, co_director = hashes
+    return hash_matches(director, token) | (
+        co_director is not None and hash_matches(co_director, token)
+    )
+
+
+def director_hashes(event_id: str) -> tuple[str, str | None] | None:
+    """The hashes of the director's token and of the co-director's (None without one)."""
+    if not is_game_id(event_id):
+        return None
+    with reader() as read:
+        row = read.execute(
+            select(EVENTS.c.director_token_hash, EVENTS.c.co_director_hash).where(
+                EVENTS.c.id == event_id
+            )
+        ).first()
+    return None if row is None else (str(row[0]), row[1])
 
 
 def event_of_game(game_id: str) -> str | None:
@@ -470,6 +482,7 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
         "seed": new.seed,
         "circle_id": new.circle,
         "director_token_hash": hash_token(token),
+        "co_directors": 0,
         "version": 1,
         "closed": False,
     }
@@ -502,6 +515,8 @@ class DrawnRound:
     sitting_out: tuple[str, ...]
     left_out: tuple[str, ...] = ()
     """Players not drawn because they had left."""
+    still_playing: tuple[int, ...] = ()
+    """The tables of the round before whose game had not finished when this one was drawn."""
 
 
 def table_token(director_token: str, game_id: str) -> str:
@@ -556,7 +571,10 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         session.connection().execute(insert(TABLES), rows)
         bump_event(session, event_id, version)
     left_out = tuple(event.gone(drawn.number))
-    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out)
+    playing = (
+        tuple(t.number for t in event.drawn[-1].tables if not t.finished) if event.drawn else ()
+    )
+    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out, playing)
 
 
 def start_tables(

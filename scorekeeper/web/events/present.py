@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.rules.events.standings import Scoring, Standing, points_value
+from scorekeeper.rules.events.standings import Scoring, Standing, points_value, tie_groups
 from scorekeeper.store.events import (
     EventChangeView,
     EventRoundView,
@@ -22,8 +22,19 @@ def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
             "rank": s.rank,
             "trix_firsts": s.trix_firsts,
             "tables": s.tables,
+            "head_to_head": s.head_to_head,
+            "score": s.score,
+            "tie_break": s.tie_break,
         }
         for s in lines
+    ]
+
+
+def ties_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
+    """Each group of players tied on points, in order, and the rules that separated them."""
+    return [
+        {"points": points_value(g.points), "players": list(g.players), "rules": list(g.rules)}
+        for g in tie_groups(lines)
     ]
 
 
@@ -78,6 +89,7 @@ def change_json(change: EventChangeView) -> dict[str, Any]:
 
 def event_json(event: EventView) -> dict[str, Any]:
     """The event: its settings, overall standings and every drawn round."""
+    standings = event.standings()
     return {
         "id": event.id,
         "name": event.name,
@@ -95,7 +107,8 @@ def event_json(event: EventView) -> dict[str, Any]:
         "closed": event.closed,
         "zero_sum": event.zero_sum,
         "comparable": event.scoring is Scoring.PLACES or event.zero_sum,
-        "standings": standings_json(event.standings()),
+        "standings": standings_json(standings),
+        "ties": ties_json(standings),
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
 
@@ -115,9 +128,12 @@ def board_page(event: EventView) -> dict[str, Any]:
     standings and tables as :func:`event_page` gives)."""
     current = event.drawn[-1] if event.drawn else None
     tables = [] if current is None else [table_json(t) for t in current.tables]
+    standings = event.standings()
+    shown = standings[:BOARD_STANDINGS]
     return {
         "version": event.version,
         "name": event.name,
-        "standings": standings_json(event.standings()[:BOARD_STANDINGS]),
+        "standings": standings_json(shown),
+        "ties": ties_json(shown),
         "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],
     }

@@ -1,0 +1,35 @@
+"""Club nights: the co-director's link (its token's hash, the director's token sealed
+for it, and how many were given).
+
+Revision ID: 0009_event_co_director
+Revises: 0008_events3
+Create Date: 2026-12-03
+
+Hand-checked against scorekeeper/store/events_models.py (Event.co_director_hash,
+Event.co_director_seal, Event.co_directors).
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = "0009_event_co_director"
+down_revision = "0008_events3"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.add_column("events", sa.Column("co_director_hash", sa.String(length=64), nullable=True))
+    op.add_column("events", sa.Column("co_director_seal", sa.Text(), nullable=True))
+    op.add_column(
+        "events",
+        sa.Column("co_directors", sa.Integer(), nullable=False, server_default="0"),
+    )
+
+
+def downgrade():
+    with op.batch_alter_table("events") as batch:
+        batch.drop_column("co_directors")
+        batch.drop_column("co_director_seal")
+        batch.drop_column("co_director_hash")
