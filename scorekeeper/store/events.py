@@ -201,7 +201,8 @@ class EventView:
         )
 
     def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
-        """Standings over ``rounds`` (all by default); everyone present counts from 0."""
+        """Standings over ``rounds`` (all by default); everyone present counts from 0, and
+        a table only once its game has a deal."""
         chosen = self.drawn if rounds is None else rounds
         tally = Tally(self.scoring, self.places)
         if rounds is None:
@@ -209,7 +210,11 @@ class EventView:
         for drawn in chosen:
             tally.enter(drawn.sitting_out)
             for table in drawn.tables:
-                tally.apply(table.result())
+                # A table scores nothing until its game has a deal: four 0 totals would
+                # share the places, 1.5 points each under 3/2/1/0, before a card is played.
+                tally.enter(table.players)
+                if table.deals:
+                    tally.apply(table.result())
         return tally
 
     def standings(self) -> list[Standing]:
