@@ -234,3 +234,20 @@ def test_players_tied_on_points_are_explained_on_the_page_board_and_results(
     assert (
         note in text.translate({0x2068: None, 0x2069: None}) and "Separated by: total score" in text
     )
+
+
+def test_tables_played_show_on_the_page_board_and_results(app: Flask, client: FlaskClient) -> None:
+    event_id = create(client)
+    client.post(f"/events/{event_id}/draw", data=YES)
+    phone = table_phone(app, client, event_id)
+    first = events.load_event(event_id).drawn[0].tables[0]
+    assert post_deal(phone, first.game_id, "trix", {**TRIX, "king": "0"}).status_code == 302
+    rows = {s.player: s.tables for s in events.load_event(event_id).standings()}
+    assert rows == {name: int(name in first.players) for name in rows}  # only a table with a deal
+    for path in (f"/events/{event_id}", f"/events/{event_id}/board/live"):
+        page = html(client.get(path))
+        assert "Tables played" in page
+        cells = re.findall(r'data-testid="tables-played">([^<]*)<', page)
+        assert sorted(cells) == ["0"] * 4 + ["1"] * 4
+    results = PdfReader(BytesIO(client.get(f"/events/{event_id}/results.pdf").data))
+    assert "Tables played" in results.pages[0].extract_text()
