@@ -25,7 +25,15 @@ from sqlalchemy import insert, select, update
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import IllegalError, StateError
 from scorekeeper.rules.events.draw import Round, Table, draw_round
-from scorekeeper.rules.events.standings import Scoring, Standing, TableResult, Tally
+from scorekeeper.rules.events.standings import (
+    ByeRule,
+    Byes,
+    Ranking,
+    Scoring,
+    Standing,
+    TableResult,
+    Tally,
+)
 from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
@@ -171,6 +179,8 @@ class EventView:
     closed: bool
     players: tuple[EventPlayerView, ...]
     drawn: tuple[EventRoundView, ...]
+    bye_rule: ByeRule = ByeRule()
+    ranking: Ranking = Ranking.POINTS
 
     @property
     def zero_sum(self) -> bool:
@@ -204,11 +214,11 @@ class EventView:
         """Standings over ``rounds`` (all by default); everyone present counts from 0, and
         a table only once its game has a deal."""
         chosen = self.drawn if rounds is None else rounds
-        tally = Tally(self.scoring, self.places)
+        tally = Tally(self.scoring, self.places, bye_rule=self.bye_rule, ranking=self.ranking)
         if rounds is None:
             tally.enter(p.name for p in self.players)
         for drawn in chosen:
-            tally.enter(drawn.sitting_out)
+            tally.sit_out(drawn.sitting_out)
             for table in drawn.tables:
                 # A table scores nothing until its game has a deal: four 0 totals would
                 # share the places, 1.5 points each under 3/2/1/0, before a card is played.
@@ -461,6 +471,8 @@ def _view(
         closed=row.closed,
         players=tuple(EventPlayerView(p.name, p.joined_round, p.left_round) for p in players),
         drawn=drawn,
+        bye_rule=ByeRule(Byes(row.byes), row.bye_points),
+        ranking=Ranking(row.ranking),
     )
 
 
@@ -488,6 +500,9 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
         "circle_id": new.circle,
         "director_token_hash": hash_token(token),
         "co_directors": 0,
+        "byes": new.byes,
+        "bye_points": new.bye_points,
+        "ranking": new.ranking,
         "version": 1,
         "closed": False,
     }

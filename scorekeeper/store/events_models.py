@@ -66,6 +66,12 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     version: Mapped[int] = mapped_column(Integer, default=1)
     """Incremented by every change, a table's deal included: the event's ETag."""
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    byes: Mapped[str] = mapped_column(String(8), server_default="none")
+    """What a round sat out is worth: ``average`` (of the player's own tables), ``fixed``
+    (``bye_points``) or ``none`` (the nights created before this rule)."""
+    bye_points: Mapped[int] = mapped_column(Integer, server_default="0")
+    ranking: Mapped[str] = mapped_column(String(8), server_default="points")
+    """``points``, or ``average``: points per table played."""
 
     __table_args__ = (
         CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),

@@ -46,6 +46,45 @@ PLAYERS_AT_TABLE = 4
 DEFAULT_PLACES = (3, 2, 1, 0)
 
 
+class Byes(enum.Enum):
+    """What a round sat out (a bye) is worth: a rule of the night."""
+
+    AVERAGE = "average"
+    """The average of the player's own tables played, counted again as the night goes on."""
+    FIXED = "fixed"
+    """A fixed number of points."""
+    NONE = "none"
+    """Nothing."""
+
+
+class Ranking(enum.Enum):
+    """What ranks the players: their points, or their points per table played."""
+
+    POINTS = "points"
+    AVERAGE = "average"
+
+
+@dataclass(frozen=True)
+class ByeRule:
+    """A bye's worth for a player with ``own`` points from ``tables`` tables played.
+
+    >>> ByeRule(Byes.AVERAGE).worth(5, 2), ByeRule(Byes.FIXED, 2).worth(5, 2)
+    (Fraction(5, 2), 2)
+    >>> ByeRule(Byes.AVERAGE).worth(0, 0), ByeRule().worth(9, 3)
+    (0, 0)
+    """
+
+    kind: Byes = Byes.NONE
+    points: int = 0
+
+    def worth(self, own: Points, tables: int) -> Points:
+        if self.kind is Byes.FIXED:
+            return self.points
+        if self.kind is Byes.AVERAGE and tables:
+            return whole_if_can(Fraction(own) / tables)
+        return 0
+
+
 class Scoring(enum.Enum):
     """How a table's result becomes a player's points."""
 
@@ -174,6 +213,12 @@ class Standing:
     tie_break: str | None = None
     """The rule of :data:`TIE_RULES` that put him below the line above, when both are tied
     on points (None for the first of a tied group, and for a player tied with nobody)."""
+    byes: int = 0
+    """Rounds he sat out while present."""
+    bye_points: Points = 0
+    """What his byes added to his points (by the night's :class:`ByeRule`)."""
+    average: Points = 0
+    """His points per table played (byes left out)."""
 
 
 @dataclass(frozen=True)
@@ -186,22 +231,27 @@ class TieGroup:
     """The rules of :data:`TIE_RULES` that separated some of them, in the order asked."""
 
 
-def tie_groups(lines: Sequence[Standing]) -> list[TieGroup]:
-    """The groups of two or more players tied on points, best first.
+def tie_groups(lines: Sequence[Standing], by_average: bool = False) -> list[TieGroup]:
+    """The groups of two or more players tied on points (on points per table, when the
+    night ranks by them), best first.
 
     >>> lines = [Standing("A", 5, 1, 0, 2), Standing("B", 5, 2, 0, 2, tie_break="score")]
     >>> tie_groups(lines)
     [TieGroup(points=5, players=('A', 'B'), rules=('score',))]
     """
+
+    def value(line: Standing) -> Points:
+        return line.average if by_average else line.points
+
     groups: list[list[Standing]] = []
     for line in lines:
-        if groups and groups[-1][0].points == line.points:
+        if groups and value(groups[-1][0]) == value(line):
             groups[-1].append(line)
         else:
             groups.append([line])
     return [
         TieGroup(
-            group[0].points,
+            value(group[0]),
             tuple(line.player for line in group),
             tuple(r for r in TIE_RULES if any(line.tie_break == r for line in group)),
         )
@@ -221,6 +271,10 @@ class Tally:
     trix_firsts: dict[str, int] = field(default_factory=dict)
     scores: dict[str, int] = field(default_factory=dict)
     """Each player's total score (the sum of his game totals), the second tie-break."""
+    bye_rule: ByeRule = field(default_factory=ByeRule)
+    ranking: Ranking = Ranking.POINTS
+    byes: dict[str, int] = field(default_factory=dict)
+    """Rounds each player sat out while present (:meth:`sit_out`)."""
     tables_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
     results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
 
@@ -244,6 +298,12 @@ class Tally:
             self.scores.setdefault(name, 0)
             self.tables_of.setdefault(name, set())
 
+    def sit_out(self, players: Iterable[str]) -> None:
+        """Players who sat a round out while present: a bye each."""
+        for name in players:
+            self.enter([name])
+            self.byes[name] = self.byes.get(name, 0) + 1
+
     def apply(self, result: TableResult) -> None:
         """The table's new result, in place of its previous one (if any)."""
         old = self.results.get(result.key)
@@ -264,17 +324,38 @@ class Tally:
             else:
                 self.tables_of[name].discard(result.key)
 
+    def bye_points(self, name: str) -> Points:
+        """What ``name``'s byes are worth now (an average bye moves with his tables)."""
+        byes = self.byes.get(name, 0)
+        if not byes:
+            return 0
+        return whole_if_can(byes * self.bye_rule.worth(self.points[name], self.played(name)))
+
+    def played(self, name: str) -> int:
+        return len(self.tables_of[name])
+
+    def average(self, name: str) -> Points:
+        """Points per table played, byes left out (0 before his first table)."""
+        tables = self.played(name)
+        return whole_if_can(Fraction(self.points[name]) / tables) if tables else 0
+
+    def total(self, name: str) -> Points:
+        """His points: his tables' and his byes'."""
+        return whole_if_can(self.points[name] + self.bye_points(name))
+
     def standings(self) -> list[Standing]:
-        """Everyone ranked: points, then the tie-breaks of :data:`TIE_RULES`."""
-        by_points: dict[Points, list[str]] = {}
-        for name, points in self.points.items():
-            by_points.setdefault(points, []).append(name)
+        """Everyone ranked: points (or points per table), then the tie-breaks of
+        :data:`TIE_RULES`."""
+        rank_by = self.average if self.ranking is Ranking.AVERAGE else self.total
+        by_value: dict[Points, list[str]] = {}
+        for name in self.points:
+            by_value.setdefault(rank_by(name), []).append(name)
         lines: list[Standing] = []
-        for points in sorted(by_points, reverse=True):
-            lines.extend(self._rank_tied(by_points[points], points, len(lines) + 1))
+        for value in sorted(by_value, reverse=True):
+            lines.extend(self._rank_tied(by_value[value], len(lines) + 1))
         return lines
 
-    def _rank_tied(self, names: list[str], points: Points, first_rank: int) -> list[Standing]:
+    def _rank_tied(self, names: list[str], first_rank: int) -> list[Standing]:
         league = self.head_to_head(names)
 
         def key(name: str) -> tuple[int, int, int]:
@@ -291,13 +372,16 @@ class Tally:
             lines.append(
                 Standing(
                     name,
-                    points,
+                    self.total(name),
                     rank,
                     self.trix_firsts[name],
-                    len(self.tables_of[name]),
+                    self.played(name),
                     league[name],
                     self.scores[name],
                     rule,
+                    self.byes.get(name, 0),
+                    self.bye_points(name),
+                    self.average(name),
                 )
             )
         return lines

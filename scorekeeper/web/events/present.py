@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.rules.events.standings import Scoring, Standing, points_value, tie_groups
+from scorekeeper.rules.events.standings import (
+    Ranking,
+    Scoring,
+    Standing,
+    points_value,
+    tie_groups,
+)
 from scorekeeper.store.events import (
     EventChangeView,
     EventRoundView,
@@ -25,16 +31,20 @@ def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
             "head_to_head": s.head_to_head,
             "score": s.score,
             "tie_break": s.tie_break,
+            "byes": s.byes,
+            "bye_points": points_value(s.bye_points),
+            "average": points_value(s.average),
         }
         for s in lines
     ]
 
 
-def ties_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
-    """Each group of players tied on points, in order, and the rules that separated them."""
+def ties_json(lines: Sequence[Standing], ranking: Ranking) -> list[dict[str, Any]]:
+    """Each group of players tied on points (or on points per table, when they rank the
+    night), in order, and the rules that separated them."""
     return [
         {"points": points_value(g.points), "players": list(g.players), "rules": list(g.rules)}
-        for g in tie_groups(lines)
+        for g in tie_groups(lines, by_average=ranking is Ranking.AVERAGE)
     ]
 
 
@@ -108,7 +118,10 @@ def event_json(event: EventView) -> dict[str, Any]:
         "zero_sum": event.zero_sum,
         "comparable": event.scoring is Scoring.PLACES or event.zero_sum,
         "standings": standings_json(standings),
-        "ties": ties_json(standings),
+        "ties": ties_json(standings, event.ranking),
+        "byes": event.bye_rule.kind.value,
+        "bye_points": event.bye_rule.points,
+        "ranking": event.ranking.value,
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
 
@@ -134,6 +147,7 @@ def board_page(event: EventView) -> dict[str, Any]:
         "version": event.version,
         "name": event.name,
         "standings": standings_json(shown),
-        "ties": ties_json(shown),
+        "ties": ties_json(shown, event.ranking),
+        "ranking": event.ranking.value,
         "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],
     }

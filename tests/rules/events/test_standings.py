@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.events.standings import (
+    ByeRule,
+    Byes,
+    Ranking,
     Scoring,
     TableResult,
     Tally,
@@ -189,3 +192,47 @@ def test_places_must_be_four_numbers_never_rising(places: list[object]) -> None:
 def test_points_show_as_whole_numbers_or_two_decimals() -> None:
     assert points_value(Fraction(7, 2)) == 3.5
     assert points_value(Fraction(-90)) == -90
+
+
+# Byes: A plays two tables (places 3/2/1/0: first, then third) and sits a round out.
+BYE_NIGHT = [
+    TableResult(1, 1, ("A", "B", "C", "D"), (90, 30, -40, -80)),
+    TableResult(2, 1, ("B", "C", "A", "D"), (60, 20, -30, -50)),
+]
+
+
+def bye_night(rule: ByeRule, ranking: Ranking = Ranking.POINTS) -> Tally:
+    tally = Tally(Scoring.PLACES, bye_rule=rule, ranking=ranking)
+    for result in BYE_NIGHT:
+        tally.apply(result)
+    tally.sit_out(["A"])
+    return tally
+
+
+def test_an_average_bye_is_worth_the_players_own_average_counted_again_later() -> None:
+    tally = bye_night(ByeRule(Byes.AVERAGE))
+    a = next(s for s in tally.standings() if s.player == "A")
+    # A: 3 + 1 = 4 points from 2 tables, a bye worth their average 2: 6 in all.
+    assert (a.points, a.tables, a.byes, a.bye_points, a.average) == (6, 2, 1, 2, 2)
+    tally.apply(TableResult(3, 1, ("A", "B", "C", "D"), (50, 10, -20, -40)))
+    a = next(s for s in tally.standings() if s.player == "A")
+    # Now 7 points from 3 tables: the bye is worth 7/3, 28/3 in all.
+    assert (a.points, a.bye_points) == (Fraction(28, 3), Fraction(7, 3))
+
+
+def test_a_fixed_bye_or_none() -> None:
+    fixed = next(s for s in bye_night(ByeRule(Byes.FIXED, 2)).standings() if s.player == "A")
+    nothing = next(s for s in bye_night(ByeRule(Byes.NONE)).standings() if s.player == "A")
+    assert (fixed.points, nothing.points) == (6, 4)
+
+
+def test_ranking_by_points_per_table_played() -> None:
+    # B: 2 + 3 = 5 from 2 tables (2.5 each); A: 4 from 2 and a bye of nothing (2 each);
+    # C: 1 + 2 = 3 (1.5); D: 0.
+    lines = bye_night(ByeRule(Byes.NONE), Ranking.AVERAGE).standings()
+    assert [(s.player, s.average, s.rank) for s in lines] == [
+        ("B", Fraction(5, 2), 1),
+        ("A", 2, 2),
+        ("C", Fraction(3, 2), 3),
+        ("D", 0, 4),
+    ]
