@@ -212,7 +212,7 @@ class EventView:
 
     def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
         """Standings over ``rounds`` (all by default); everyone present counts from 0, and
-        a table only once its game has a deal."""
+        a table once it :meth:`counts`."""
         chosen = self.drawn if rounds is None else rounds
         tally = Tally(self.scoring, self.places, bye_rule=self.bye_rule, ranking=self.ranking)
         if rounds is None:
@@ -220,12 +220,27 @@ class EventView:
         for drawn in chosen:
             tally.sit_out(drawn.sitting_out)
             for table in drawn.tables:
-                # A table scores nothing until its game has a deal: four 0 totals would
-                # share the places, 1.5 points each under 3/2/1/0, before a card is played.
                 tally.enter(table.players)
-                if table.deals:
+                if self.counts(table):
                     tally.apply(table.result())
         return tally
+
+    def counts(self, table: EventTableView) -> bool:
+        """Whether a table's result is in the standings: once its game has a deal. A table
+        just drawn scores nothing (four 0 totals would share the places, 1.5 points each
+        under 3/2/1/0, before a card is played)."""
+        return table.deals > 0
+
+    def playing(self) -> dict[str, EventTableView]:
+        """The players at a table whose game has not finished: the standings mark them (the
+        result so far, if any, counts)."""
+        return {
+            name: table
+            for drawn in self.drawn
+            for table in drawn.tables
+            if not table.finished
+            for name in table.players
+        }
 
     def standings(self) -> list[Standing]:
         return self.tally().standings()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.rules.events.standings import (
@@ -20,7 +20,11 @@ from scorekeeper.store.events import (
 )
 
 
-def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
+def standings_json(
+    lines: Sequence[Standing], playing: Mapping[str, EventTableView] | None = None
+) -> list[dict[str, Any]]:
+    """The standings' lines; ``playing``: who is at a table whose game has not finished."""
+    at = playing or {}
     return [
         {
             "player": s.player,
@@ -34,6 +38,9 @@ def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
             "byes": s.byes,
             "bye_points": points_value(s.bye_points),
             "average": points_value(s.average),
+            "playing": {"round": at[s.player].round, "table": at[s.player].number}
+            if s.player in at
+            else None,
         }
         for s in lines
     ]
@@ -117,7 +124,7 @@ def event_json(event: EventView) -> dict[str, Any]:
         "closed": event.closed,
         "zero_sum": event.zero_sum,
         "comparable": event.scoring is Scoring.PLACES or event.zero_sum,
-        "standings": standings_json(standings),
+        "standings": standings_json(standings, event.playing()),
         "ties": ties_json(standings, event.ranking),
         "byes": event.bye_rule.kind.value,
         "bye_points": event.bye_rule.points,
@@ -146,7 +153,7 @@ def board_page(event: EventView) -> dict[str, Any]:
     return {
         "version": event.version,
         "name": event.name,
-        "standings": standings_json(shown),
+        "standings": standings_json(shown, event.playing()),
         "ties": ties_json(shown, event.ranking),
         "ranking": event.ranking.value,
         "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],

@@ -251,3 +251,9 @@ def test_tables_played_show_on_the_page_board_and_results(app: Flask, client: Fl
         assert sorted(cells) == ["0"] * 4 + ["1"] * 4
     results = PdfReader(BytesIO(client.get(f"/events/{event_id}/results.pdf").data))
     assert "Tables played" in results.pages[0].extract_text()
+    # Both tables are still playing: every player is marked with his table.
+    page = html(client.get(f"/events/{event_id}"))
+    assert page.count('data-testid="playing"') == 8
+    assert f"{first.players[0]} <small" in page and "playing at table 1" in page
+    standing = client.get(f"/api/v1/events/{event_id}").json["standings"][0]  # type: ignore[index]
+    assert standing["playing"]["round"] == 1
