@@ -336,51 +336,56 @@ class Tally:
 
     def average(self, name: str) -> Points:
         """Points per table played, byes left out (0 before his first table)."""
-        tables = self.played(name)
-        return whole_if_can(Fraction(self.points[name]) / tables) if tables else 0
+        tables, points = self.played(name), self.points[name]
+        if not tables:
+            return 0
+        return exact(points, tables) if isinstance(points, int) else whole_if_can(points / tables)
 
     def total(self, name: str) -> Points:
         """His points: his tables' and his byes'."""
+        if name not in self.byes:  # most players, most rounds: no Fraction arithmetic
+            return self.points[name]
         return whole_if_can(self.points[name] + self.bye_points(name))
 
     def standings(self) -> list[Standing]:
         """Everyone ranked: points (or points per table), then the tie-breaks of
         :data:`TIE_RULES`."""
-        rank_by = self.average if self.ranking is Ranking.AVERAGE else self.total
+        totals = {name: self.total(name) for name in self.points}
+        rank_by = self.average if self.ranking is Ranking.AVERAGE else totals.__getitem__
         by_value: dict[Points, list[str]] = {}
         for name in self.points:
             by_value.setdefault(rank_by(name), []).append(name)
         lines: list[Standing] = []
         for value in sorted(by_value, reverse=True):
-            lines.extend(self._rank_tied(by_value[value], len(lines) + 1))
+            lines.extend(self._rank_tied(by_value[value], len(lines) + 1, totals))
         return lines
 
-    def _rank_tied(self, names: list[str], first_rank: int) -> list[Standing]:
+    def _rank_tied(
+        self, names: list[str], first_rank: int, totals: dict[str, Points]
+    ) -> list[Standing]:
         league = self.head_to_head(names)
-
-        def key(name: str) -> tuple[int, int, int]:
-            return league[name], self.scores[name], self.trix_firsts[name]
-
-        ordered = sorted(names, key=lambda name: (tuple(-k for k in key(name)), name))
+        keys = {n: (league[n], self.scores[n], self.trix_firsts[n]) for n in names}
+        ordered = sorted(names, key=lambda n: (-keys[n][0], -keys[n][1], -keys[n][2], n))
         lines: list[Standing] = []
         for index, name in enumerate(ordered):
             rank, rule = first_rank + index, None
             if index:
-                rule = separating_rule(key(ordered[index - 1]), key(name))
+                rule = separating_rule(keys[ordered[index - 1]], keys[name])
                 if rule == "shared":
                     rank = lines[-1].rank
+            byes = self.byes.get(name, 0)
             lines.append(
                 Standing(
                     name,
-                    self.total(name),
+                    totals[name],
                     rank,
                     self.trix_firsts[name],
-                    self.played(name),
+                    len(self.tables_of[name]),
                     league[name],
                     self.scores[name],
                     rule,
-                    self.byes.get(name, 0),
-                    self.bye_points(name),
+                    byes,
+                    self.bye_points(name) if byes else 0,
                     self.average(name),
                 )
             )
@@ -412,10 +417,9 @@ def separating_rule(above: Sequence[int], below: Sequence[int]) -> str:
     >>> separating_rule((2, 10, 1), (0, 40, 3)), separating_rule((1, 5, 0), (1, 5, 0))
     ('head_to_head', 'shared')
     """
-    for rule, a, b in zip(TIE_RULES, above, below, strict=False):
-        if a != b:
-            return rule
-    return "shared"
+    if above == below:
+        return "shared"
+    return next(rule for rule, a, b in zip(TIE_RULES, above, below, strict=False) if a != b)
 
 
 def points_value(points: Points) -> int | float:
