@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app, g
@@ -75,6 +76,9 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "SESSION_COOKIE_SECURE": env_flag("SESSION_COOKIE_SECURE", scheme == "https"),
         # Renewed once a day (scorekeeper/web/sharing/access.py), not re-sent with every response.
         "SESSION_REFRESH_EACH_REQUEST": False,
+        # A phone's games, club nights and the director's role last a year past the last
+        # visit: a director must not lose a night because the browser was closed.
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
         "TRUSTED_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0") or 0),
         "PUBLIC_URL": public_url_from_env(),
         "RATELIMIT_ENABLED": env_flag("RATELIMIT_ENABLED", not testing),

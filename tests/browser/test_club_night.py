@@ -32,12 +32,15 @@ def create_event(page: Page, base: str) -> str:
     page.get_by_test_id("event-round_kind").select_option("kingdom")
     page.get_by_test_id("create-event").click()
     expect(page.get_by_test_id("director-controls")).to_be_visible()
-    return page.url
+    expect(page.get_by_test_id("director-link-url")).to_be_visible()  # shown big at once
+    return page.url.split("#")[0]  # the page opens at the director's link
 
 
 def draw(page: Page, number: int) -> list[str]:
     """Draw the next round; the tables' edit links."""
     page.get_by_test_id("draw-round").click()
+    expect(page.get_by_test_id("confirm-message")).to_contain_text(f"Draw round {number} now?")
+    page.get_by_test_id("confirm-yes").click()
     expect(page.get_by_test_id(f"round-{number}")).to_be_visible()
     links = page.get_by_test_id(f"round-{number}").get_by_test_id("table-edit-link")
     expect(links).to_have_count(2)
@@ -103,6 +106,8 @@ def test_a_two_round_club_night_with_the_board_open(
     for link in second:
         play_table(contexts(WAIT_MS).new_page(), live_server, link)
     director.get_by_test_id("close-event").click()
+    expect(director.get_by_test_id("event-closed")).to_have_count(0)  # asked first
+    director.get_by_test_id("confirm-yes").click()
     expect(director.get_by_test_id("event-closed")).to_be_visible()
     standings = director.get_by_test_id("standings").locator("tbody tr")
     expect(standings).to_have_count(8)

@@ -24,6 +24,7 @@ def test_the_director_seats_a_substitute_from_the_event_page(
     page.get_by_test_id("event-round_kind").select_option("kingdom")
     page.get_by_test_id("create-event").click()
     page.get_by_test_id("draw-round").click()
+    page.get_by_test_id("confirm-yes").click()
     out = page.get_by_test_id("sitting-out").inner_text().split(": ", 1)[1].strip()
     leaving_form = page.get_by_test_id("leaving-1")
     leaving_form.locator("summary").click()
@@ -31,6 +32,8 @@ def test_the_director_seats_a_substitute_from_the_event_page(
     page.get_by_test_id("replace-player").select_option(leaving)
     page.get_by_test_id("replace-substitute").fill(out)
     page.get_by_test_id("replace-submit").click()
+    expect(page.get_by_test_id("confirm-message")).to_contain_text(f"{leaving} leaves")
+    page.get_by_test_id("confirm-yes").click()
     expect(page.get_by_test_id("round-change")).to_contain_text(
         f"took the seat of {leaving} after 0 deals"
     )

@@ -84,7 +84,9 @@ def test_a_served_director_corrects_a_locked_tables_deal_with_the_deal_form(
     assert status == 302, status
     event_path = urllib.parse.urlsplit(headers["location"]).path
     _, _, page = director.request("GET", event_path)
-    director.request("POST", f"{event_path}/draw", {"csrf_token": TOKEN.findall(page)[0]})
+    director.request(
+        "POST", f"{event_path}/draw", {"csrf_token": TOKEN.findall(page)[0], "confirm": "yes"}
+    )
     _, _, page = director.request("GET", event_path)
     token = TOKEN.findall(page)[0]
     game_id, edit_token = re.findall(r"/games/([^/\"]+)/join/([^\"]+)\"", page)[0]

@@ -9,9 +9,18 @@ Two ways to score, the director's choice:
   a table share the points of the places they cover (two tied first: 2.5 each).
 
 In a partnership event both partners score their team's total (and so share
-their team's places). Ties in points are broken by head-to-head (who finished
-above whom at the tables the tied players shared), then by most Trix firsts;
-players still tied share the rank.
+their team's places). Players tied on points are ordered by rules anyone can
+check by hand (:data:`TIE_RULES`):
+
+1. ``head_to_head``: a mini-league of the tied players. For each pair of them at
+   each table they shared, +1 to the one placed higher there, -1 to the one placed
+   lower, 0 when level; summed per player.
+2. ``score``: the total score, the sum of his game totals.
+3. ``trix_firsts``: most Trix firsts.
+4. ``shared``: still level on all three, they share the place.
+
+Each line says which rule separated it from the line above in its tied group
+(:attr:`Standing.tie_break`), and :func:`tie_groups` sums it up per group.
 
 A :class:`Tally` is kept up to date one table at a time: :meth:`Tally.apply`
 replaces a table's previous result by its new one in time proportional to the
@@ -36,6 +45,45 @@ from scorekeeper.rules.wire import json_list
 
 PLAYERS_AT_TABLE = 4
 DEFAULT_PLACES = (3, 2, 1, 0)
+
+
+class Byes(enum.Enum):
+    """What a round sat out (a bye) is worth: a rule of the night."""
+
+    AVERAGE = "average"
+    """The average of the player's own tables played, counted again as the night goes on."""
+    FIXED = "fixed"
+    """A fixed number of points."""
+    NONE = "none"
+    """Nothing."""
+
+
+class Ranking(enum.Enum):
+    """What ranks the players: their points, or their points per table played."""
+
+    POINTS = "points"
+    AVERAGE = "average"
+
+
+@dataclass(frozen=True)
+class ByeRule:
+    """A bye's worth for a player with ``own`` points from ``tables`` tables played.
+
+    >>> ByeRule(Byes.AVERAGE).worth(5, 2), ByeRule(Byes.FIXED, 2).worth(5, 2)
+    (Fraction(5, 2), 2)
+    >>> ByeRule(Byes.AVERAGE).worth(0, 0), ByeRule().worth(9, 3)
+    (0, 0)
+    """
+
+    kind: Byes = Byes.NONE
+    points: int = 0
+
+    def worth(self, own: Points, tables: int) -> Points:
+        if self.kind is Byes.FIXED:
+            return self.points
+        if self.kind is Byes.AVERAGE and tables:
+            return whole_if_can(Fraction(own) / tables)
+        return 0
 
 
 class Scoring(enum.Enum):
@@ -150,6 +198,10 @@ def table_points(
     return place_points(result.totals, places)
 
 
+TIE_RULES = ("head_to_head", "score", "trix_firsts", "shared")
+"""The rules that order players tied on points, in the order they are asked."""
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings."""
@@ -160,17 +212,75 @@ class Standing:
     trix_firsts: int
     tables: int
     head_to_head: int = 0
-    """Wins over the players tied with him on points, at the tables they shared."""
+    """His mini-league score against the players tied with him on points: +1 for each of
+    them he finished above at a shared table, -1 for each he finished below."""
+    score: int = 0
+    """His total score: the sum of his game totals."""
+    tie_break: str | None = None
+    """The rule of :data:`TIE_RULES` that put him below the line above, when both are tied
+    on points (None for the first of a tied group, and for a player tied with nobody)."""
+    byes: int = 0
+    """Rounds he sat out while present."""
+    bye_points: Points = 0
+    """What his byes added to his points (by the night's :class:`ByeRule`)."""
+    average: Points = 0
+    """His points per table played (byes left out)."""
+
+
+@dataclass(frozen=True)
+class TieGroup:
+    """Players tied on points, in their final order, and the rules that ordered them."""
+
+    points: Points
+    players: tuple[str, ...]
+    rules: tuple[str, ...]
+    """The rules of :data:`TIE_RULES` that separated some of them, in the order asked."""
+
+
+def tie_groups(lines: Sequence[Standing], by_average: bool = False) -> list[TieGroup]:
+    """The groups of two or more players tied on points (on points per table, when the
+    night ranks by them), best first.
+
+    >>> lines = [Standing("A", 5, 1, 0, 2), Standing("B", 5, 2, 0, 2, tie_break="score")]
+    >>> tie_groups(lines)
+    [TieGroup(points=5, players=('A', 'B'), rules=('score',))]
+    """
+
+    def value(line: Standing) -> Points:
+        return line.average if by_average else line.points
+
+    groups: list[list[Standing]] = []
+    for line in lines:
+        if groups and value(groups[-1][0]) == value(line):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return [
+        TieGroup(
+            value(group[0]),
+            tuple(line.player for line in group),
+            tuple(r for r in TIE_RULES if any(line.tie_break == r for line in group)),
+        )
+        for group in groups
+        if len(group) > 1
+    ]
 
 
 @dataclass
 class Tally:
-    """Points, Trix firsts and shared tables per player, kept up to date table by table."""
+    """Points, total scores, Trix firsts and tables per player, kept up to date table by
+    table."""
 
     scoring: Scoring
     places: tuple[int, ...] = DEFAULT_PLACES
     points: dict[str, Points] = field(default_factory=dict)
     trix_firsts: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    """Each player's total score (the sum of his game totals), the second tie-break."""
+    bye_rule: ByeRule = field(default_factory=ByeRule)
+    ranking: Ranking = Ranking.POINTS
+    byes: dict[str, int] = field(default_factory=dict)
+    """Rounds each player sat out while present (:meth:`sit_out`)."""
     tables_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
     results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
 
@@ -191,7 +301,14 @@ class Tally:
         for name in players:
             self.points.setdefault(name, 0)
             self.trix_firsts.setdefault(name, 0)
+            self.scores.setdefault(name, 0)
             self.tables_of.setdefault(name, set())
+
+    def sit_out(self, players: Iterable[str]) -> None:
+        """Players who sat a round out while present: a bye each."""
+        for name in players:
+            self.enter([name])
+            self.byes[name] = self.byes.get(name, 0) + 1
 
     def apply(self, result: TableResult) -> None:
         """The table's new result, in place of its previous one (if any)."""
@@ -207,50 +324,108 @@ class Tally:
         for seat, name in enumerate(result.players):
             self.points[name] = whole_if_can(self.points[name] + sign * earned[seat])
             self.trix_firsts[name] += sign * result.trix_firsts[seat]
+            self.scores[name] += sign * result.totals[seat]
             if sign > 0:
                 self.tables_of[name].add(result.key)
             else:
                 self.tables_of[name].discard(result.key)
 
+    def bye_points(self, name: str) -> Points:
+        """What ``name``'s byes are worth now (an average bye moves with his tables)."""
+        byes = self.byes.get(name, 0)
+        if not byes:
+            return 0
+        return whole_if_can(byes * self.bye_rule.worth(self.points[name], self.played(name)))
+
+    def played(self, name: str) -> int:
+        return len(self.tables_of[name])
+
+    def average(self, name: str) -> Points:
+        """Points per table played, byes left out (0 before his first table)."""
+        tables, points = self.played(name), self.points[name]
+        if not tables:
+            return 0
+        return exact(points, tables) if isinstance(points, int) else whole_if_can(points / tables)
+
+    def total(self, name: str) -> Points:
+        """His points: his tables' and his byes'."""
+        if name not in self.byes:  # most players, most rounds: no Fraction arithmetic
+            return self.points[name]
+        return whole_if_can(self.points[name] + self.bye_points(name))
+
     def standings(self) -> list[Standing]:
-        """Everyone ranked: points, then head-to-head among the tied, then Trix firsts."""
-        by_points: dict[Points, list[str]] = {}
-        for name, points in self.points.items():
-            by_points.setdefault(points, []).append(name)
+        """Everyone ranked: points (or points per table), then the tie-breaks of
+        :data:`TIE_RULES`."""
+        totals = {name: self.total(name) for name in self.points}
+        rank_by = self.average if self.ranking is Ranking.AVERAGE else totals.__getitem__
+        by_value: dict[Points, list[str]] = {}
+        for name in self.points:
+            by_value.setdefault(rank_by(name), []).append(name)
         lines: list[Standing] = []
-        for points in sorted(by_points, reverse=True):
-            lines.extend(self._rank_tied(by_points[points], points, len(lines) + 1))
+        for value in sorted(by_value, reverse=True):
+            lines.extend(self._rank_tied(by_value[value], len(lines) + 1, totals))
         return lines
 
-    def _rank_tied(self, names: list[str], points: Points, first_rank: int) -> list[Standing]:
-        wins = self.head_to_head(names) if len(names) > 1 else {names[0]: 0}
-
-        def key(name: str) -> tuple[int, int]:
-            return wins[name], self.trix_firsts[name]
-
-        ordered = sorted(names, key=lambda name: (-wins[name], -self.trix_firsts[name], name))
+    def _rank_tied(
+        self, names: list[str], first_rank: int, totals: dict[str, Points]
+    ) -> list[Standing]:
+        league = self.head_to_head(names)
+        keys = {n: (league[n], self.scores[n], self.trix_firsts[n]) for n in names}
+        ordered = sorted(names, key=lambda n: (-keys[n][0], -keys[n][1], -keys[n][2], n))
         lines: list[Standing] = []
         for index, name in enumerate(ordered):
-            rank = first_rank + index
-            if index and key(ordered[index - 1]) == key(name):
-                rank = lines[-1].rank
-            tables = len(self.tables_of[name])
-            lines.append(Standing(name, points, rank, self.trix_firsts[name], tables, wins[name]))
+            rank, rule = first_rank + index, None
+            if index:
+                rule = separating_rule(keys[ordered[index - 1]], keys[name])
+                if rule == "shared":
+                    rank = lines[-1].rank
+            byes = self.byes.get(name, 0)
+            lines.append(
+                Standing(
+                    name,
+                    totals[name],
+                    rank,
+                    self.trix_firsts[name],
+                    len(self.tables_of[name]),
+                    league[name],
+                    self.scores[name],
+                    rule,
+                    byes,
+                    self.bye_points(name) if byes else 0,
+                    self.average(name),
+                )
+            )
         return lines
 
     def head_to_head(self, names: Sequence[str]) -> dict[str, int]:
-        """For each of ``names``: how often he finished above another of them at a shared table."""
-        wins = dict.fromkeys(names, 0)
+        """The mini-league of ``names``: for each pair of them at each table they shared,
+        +1 to the one placed higher there, -1 to the one placed lower, 0 when level."""
+        league = dict.fromkeys(names, 0)
+        if len(names) < 2:
+            return league
         group = set(names)
         shared = {key for name in names for key in self.tables_of[name]}
         for key in shared:
             result = self.results[key]
             here = [(seat, name) for seat, name in enumerate(result.players) if name in group]
             for seat, name in here:
-                wins[name] += sum(
-                    1 for other, _n in here if result.totals[seat] > result.totals[other]
+                mine = result.totals[seat]
+                league[name] += sum(
+                    (mine > result.totals[other]) - (mine < result.totals[other])
+                    for other, _n in here
                 )
-        return wins
+        return league
+
+
+def separating_rule(above: Sequence[int], below: Sequence[int]) -> str:
+    """The first tie-break on which two players tied on points differ, else ``shared``.
+
+    >>> separating_rule((2, 10, 1), (0, 40, 3)), separating_rule((1, 5, 0), (1, 5, 0))
+    ('head_to_head', 'shared')
+    """
+    if above == below:
+        return "shared"
+    return next(rule for rule, a, b in zip(TIE_RULES, above, below, strict=False) if a != b)
 
 
 def points_value(points: Points) -> int | float:

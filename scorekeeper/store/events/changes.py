@@ -167,7 +167,7 @@ def redraw(event_id: str, number: int, leaving: str, director_token: str) -> Dra
         fresh = [t for t in again.tables if t.number not in started]
         for table in drawn.tables:
             if table.number not in started:
-                _drop_table(session, event, table)
+                drop_table(session, event, table)
         version = event.version + 1
         new_round = Round(number, seed, tuple(fresh), again.sitting_out)
         tables = events.start_tables(session, event, new_round, director_token)
@@ -302,7 +302,7 @@ def _leaves(session: Any, event: EventView, name: str, from_round: int) -> None:
             )
 
 
-def _drop_table(session: Any, event: EventView, table: EventTableView) -> None:
+def drop_table(session: Any, event: EventView, table: EventTableView) -> None:
     """A table drawn again: its game (no deal in it) goes, with its place in the circle."""
     session.execute(delete(TABLES).where(TABLES.c.game_id == table.game_id))
     if event.circle_id is not None:

@@ -20,15 +20,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
-from scorekeeper.rules.events.standings import DEFAULT_PLACES, Scoring, check_places
+from scorekeeper.rules.events.standings import (
+    DEFAULT_PLACES,
+    Byes,
+    Ranking,
+    Scoring,
+    check_places,
+)
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.wire import only_keys
 from scorekeeper.store.input import check_distinct, check_storable, clean_name
 
 EVENT_FIELDS = {
     "name", "players", "rules", "rounds", "round", "scoring", "places", "partnership", "seed",
-    "circle",
+    "circle", "byes", "bye_points", "ranking",
 }  # fmt: skip
+BYE_POINTS_MAX = 10_000
 EVENT_NAME_MAX = 80
 PLAYERS_MAX = 1000
 ROUNDS_MAX = 50
@@ -50,6 +57,11 @@ class NewEvent:
     partnership: bool
     seed: int
     circle: str | None
+    byes: str = Byes.AVERAGE.value
+    """What a round sat out is worth: ``average`` (the default), ``fixed`` or ``none``."""
+    bye_points: int = 0
+    """A bye's points under ``fixed``."""
+    ranking: str = Ranking.POINTS.value
 
 
 def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
@@ -72,6 +84,11 @@ def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
         partnership=partnership,
         seed=_whole(body.get("seed", secrets.randbelow(1_000_000)), "seed", 0, SEED_MAX),
         circle=circle,
+        byes=_choice(body.get("byes", Byes.AVERAGE.value), "byes", tuple(b.value for b in Byes)),
+        bye_points=_whole(body.get("bye_points", 0), "bye_points", -BYE_POINTS_MAX, BYE_POINTS_MAX),
+        ranking=_choice(
+            body.get("ranking", Ranking.POINTS.value), "ranking", tuple(r.value for r in Ranking)
+        ),
     )
 
 

@@ -14,7 +14,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from scorekeeper.extensions import db
@@ -45,9 +54,24 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     circle_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True)
     director_token_hash: Mapped[str] = mapped_column(String(64))
     """SHA-256 (hex) of the director's token; the token itself is never stored."""
+    co_director_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 (hex) of the co-director's token, None while there is no co-director link
+    (never given, or revoked)."""
+    co_director_seal: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The director's token encrypted under a key derived from the co-director's token:
+    only a holder of the co-director link can open it, to print the tables' links."""
+    co_directors: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many co-director links were ever given: the current one is derived from the
+    director's token and this count, so the director's page can show it again."""
     version: Mapped[int] = mapped_column(Integer, default=1)
     """Incremented by every change, a table's deal included: the event's ETag."""
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    byes: Mapped[str] = mapped_column(String(8), server_default="none")
+    """What a round sat out is worth: ``average`` (of the player's own tables), ``fixed``
+    (``bye_points``) or ``none`` (the nights created before this rule)."""
+    bye_points: Mapped[int] = mapped_column(Integer, server_default="0")
+    ranking: Mapped[str] = mapped_column(String(8), server_default="points")
+    """``points``, or ``average``: points per table played."""
 
     __table_args__ = (
         CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),

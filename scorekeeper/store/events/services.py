@@ -25,7 +25,15 @@ from sqlalchemy import insert, select, update
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import IllegalError, StateError
 from scorekeeper.rules.events.draw import Round, Table, draw_round
-from scorekeeper.rules.events.standings import Scoring, Standing, TableResult, Tally
+from scorekeeper.rules.events.standings import (
+    ByeRule,
+    Byes,
+    Ranking,
+    Scoring,
+    Standing,
+    TableResult,
+    Tally,
+)
 from scorekeeper.rules.events.tables import first_king_from_deal
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
@@ -165,6 +173,8 @@ class EventView:
     closed: bool
     players: tuple[EventPlayerView, ...]
     drawn: tuple[EventRoundView, ...]
+    bye_rule: ByeRule = ByeRule()
+    ranking: Ranking = Ranking.POINTS
 
     @property
     def zero_sum(self) -> bool:
@@ -195,16 +205,36 @@ class EventView:
         )
 
     def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
-        """Standings over ``rounds`` (all by default); everyone present counts from 0."""
+        """Standings over ``rounds`` (all by default); everyone present counts from 0, and
+        a table once it :meth:`counts`."""
         chosen = self.drawn if rounds is None else rounds
-        tally = Tally(self.scoring, self.places)
+        tally = Tally(self.scoring, self.places, bye_rule=self.bye_rule, ranking=self.ranking)
         if rounds is None:
             tally.enter(p.name for p in self.players)
         for drawn in chosen:
-            tally.enter(drawn.sitting_out)
+            tally.sit_out(drawn.sitting_out)
             for table in drawn.tables:
-                tally.apply(table.result())
+                tally.enter(table.players)
+                if self.counts(table):
+                    tally.apply(table.result())
         return tally
+
+    def counts(self, table: EventTableView) -> bool:
+        """Whether a table's result is in the standings: once its game has a deal. A table
+        just drawn scores nothing (four 0 totals would share the places, 1.5 points each
+        under 3/2/1/0, before a card is played)."""
+        return table.deals > 0
+
+    def playing(self) -> dict[str, EventTableView]:
+        """The players at a table whose game has not finished: the standings mark them (the
+        result so far, if any, counts)."""
+        return {
+            name: table
+            for drawn in self.drawn
+            for table in drawn.tables
+            if not table.finished
+            for name in table.players
+        }
 
     def standings(self) -> list[Standing]:
         return self.tally().standings()
@@ -239,17 +269,29 @@ def event_version(event_id: str) -> int:
 
 
 def director_matches(event_id: str, token: str) -> bool:
-    """Whether ``token`` is this event's director's token (constant time)."""
-    stored = None
-    if is_game_id(event_id):
-        with reader() as read:
-            stored = read.scalar(
-                select(EVENTS.c.director_token_hash).where(EVENTS.c.id == event_id)
-            )
-    if stored is None:
+    """Whether ``token`` is this event's director's token, or its co-director's (constant
+    time): both have the director's rights."""
+    hashes = director_hashes(event_id)
+    if hashes is None:
         hash_matches(hash_token(""), token)  # as long as a wrong token: no probing for ids
         return False
-    return hash_matches(str(stored), token)
+    director, co_director = hashes
+    return hash_matches(director, token) | (
+        co_director is not None and hash_matches(co_director, token)
+    )
+
+
+def director_hashes(event_id: str) -> tuple[str, str | None] | None:
+    """The hashes of the director's token and of the co-director's (None without one)."""
+    if not is_game_id(event_id):
+        return None
+    with reader() as read:
+        row = read.execute(
+            select(EVENTS.c.director_token_hash, EVENTS.c.co_director_hash).where(
+                EVENTS.c.id == event_id
+            )
+        ).first()
+    return None if row is None else (str(row[0]), row[1])
 
 
 def event_of_game(game_id: str) -> str | None:
@@ -418,6 +460,8 @@ def _view(
         closed=row.closed,
         players=tuple(EventPlayerView(p.name, p.joined_round, p.left_round) for p in players),
         drawn=drawn,
+        bye_rule=ByeRule(Byes(row.byes), row.bye_points),
+        ranking=Ranking(row.ranking),
     )
 
 
@@ -445,6 +489,10 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
         "seed": new.seed,
         "circle_id": new.circle,
         "director_token_hash": hash_token(token),
+        "co_directors": 0,
+        "byes": new.byes,
+        "bye_points": new.bye_points,
+        "ranking": new.ranking,
         "version": 1,
         "closed": False,
     }
@@ -477,6 +525,8 @@ class DrawnRound:
     sitting_out: tuple[str, ...]
     left_out: tuple[str, ...] = ()
     """Players not drawn because they had left."""
+    still_playing: tuple[int, ...] = ()
+    """The tables of the round before whose game had not finished when this one was drawn."""
 
 
 def table_token(director_token: str, game_id: str) -> str:
@@ -531,7 +581,10 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         session.connection().execute(insert(TABLES), rows)
         bump_event(session, event_id, version)
     left_out = tuple(event.gone(drawn.number))
-    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out)
+    playing = (
+        tuple(t.number for t in event.drawn[-1].tables if not t.finished) if event.drawn else ()
+    )
+    return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out, playing)
 
 
 def start_tables(

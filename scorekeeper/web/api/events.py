@@ -3,8 +3,10 @@
 Thin, like :mod:`scorekeeper.web.api.games`: parse, call
 :mod:`scorekeeper.store.events.services`, answer JSON; refusals go through the one
 error path. Reads are open to whoever knows the event's id; the director's
-writes need ``Authorization: Bearer <director token>``. A table's edit token
-edits only its own game (through the games endpoints), never the event.
+writes need ``Authorization: Bearer <director token>`` (or the co-director's
+token, which has the same rights but for giving or revoking the co-director's
+link). A table's edit token edits only its own game (through the games
+endpoints), never the event.
 Holding a night for a circle needs the circle's edit token (its id, the
 circle's view link, gives no right to write into it).
 """
@@ -16,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request
 
 from scorekeeper.store.events import changes as event_changes
+from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events import services
 from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
 from scorekeeper.store.games import game_state
@@ -38,6 +41,29 @@ def require_director(event_id: str) -> None:
         _("This needs the club night's director token: Authorization: Bearer <token>."),
         _("This token is not the director's token of this club night."),
     )
+
+
+def acting_director_token(event_id: str) -> str:
+    """The director's token behind the bearer's (a co-director's opens to it): tables'
+    edit tokens derive from it. Call after :func:`require_director`."""
+    role = event_controls.acting_token(event_id, bearer_token())
+    if role is None:  # revoked between the two checks
+        abort(403, description=_("This token is not the director's token of this club night."))
+    return role.director_token
+
+
+def require_main_director(event_id: str) -> str:
+    """The director's own token (a co-director's is refused, 403)."""
+    require_director(event_id)
+    role = event_controls.acting_token(event_id, bearer_token())
+    if role is None or role.co_director:
+        abort(
+            403,
+            description=_(
+                "Only the director (not a co-director) can give or revoke the co-director's link."
+            ),
+        )
+    return role.director_token
 
 
 def event_response(event: services.EventView, status: int = 200, **extra: Any) -> Response:
@@ -79,7 +105,7 @@ def get_event(event_id: str) -> Response:
 def draw_round(event_id: str) -> Response:
     """Draw the next round: 201 with its tables, their games and edit tokens."""
     require_director(event_id)
-    drawn = services.draw_next_round(event_id, bearer_token())
+    drawn = services.draw_next_round(event_id, acting_director_token(event_id))
     response = jsonify(drawn_json(drawn))
     response.status_code = 201
     return response
@@ -102,6 +128,7 @@ def drawn_json(drawn: services.DrawnRound) -> dict[str, Any]:
         "tables": tables,
         "sitting_out": list(drawn.sitting_out),
         "left_out": list(drawn.left_out),
+        "still_playing": list(drawn.still_playing),
     }
 
 
@@ -120,7 +147,7 @@ def redraw_round(event_id: str, number: int) -> Response:
     have not started are drawn again without him; the answer lists those tables."""
     require_director(event_id)
     player, _none = parse_leaving_body(json_body(), substitute=False)
-    drawn = event_changes.redraw(event_id, number, player, bearer_token())
+    drawn = event_changes.redraw(event_id, number, player, acting_director_token(event_id))
     event = services.load_event(event_id)
     return event_response(event, 200, **drawn_json(drawn))
 
@@ -141,6 +168,35 @@ def close_event(event_id: str) -> Response:
     """Extension: close the event."""
     require_director(event_id)
     return event_response(services.close_event(event_id))
+
+
+@bp.post("/events/<event_id>/reopen")
+def reopen_event(event_id: str) -> Response:
+    """Extension: a closed event is open again (200 the event; an open one is left as is)."""
+    require_director(event_id)
+    return event_response(event_controls.reopen_event(event_id))
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/undo")
+def undo_draw(event_id: str, number: int) -> Response:
+    """Extension: undo the last round's draw while none of its tables has a deal."""
+    require_director(event_id)
+    return event_response(event_controls.undo_draw(event_id, number))
+
+
+@bp.post("/events/<event_id>/co-director")
+def give_co_director(event_id: str) -> Response:
+    """Extension: a new co-director's token (201); the previous one stops working."""
+    token = require_main_director(event_id)
+    co_token = event_controls.give_co_director(event_id, token)
+    return event_response(services.load_event(event_id), 201, co_director_token=co_token)
+
+
+@bp.delete("/events/<event_id>/co-director")
+def revoke_co_director(event_id: str) -> Response:
+    """Extension: the co-director's token stops working (200 the event)."""
+    require_main_director(event_id)
+    return event_response(event_controls.revoke_co_director(event_id))
 
 
 @bp.post("/events/<event_id>/players")

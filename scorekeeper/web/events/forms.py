@@ -14,7 +14,8 @@ from scorekeeper.web.forms import ProblemsForm
 
 
 class NewEventForm(ProblemsForm):
-    """Name, players (one per line), rounds, what a round is, scoring, partnerships, seed."""
+    """Name, players (one per line), rounds, what a round is, scoring, byes, ranking,
+    partnerships, seed."""
 
     name = StringField(_l("Name of the club night"), render_kw={"maxlength": EVENT_NAME_MAX})
     players = TextAreaField(_l("Players present, one name per line"))
@@ -36,12 +37,33 @@ class NewEventForm(ProblemsForm):
         default="totals",
     )
     places = StringField(_l("Match points by place (first to fourth)"), default="3 2 1 0")
+    byes = SelectField(
+        _l("A round sat out scores"),
+        choices=[
+            SelectChoice("average", _l("the average of the player's own tables")),
+            SelectChoice("fixed", _l("a fixed number of points")),
+            SelectChoice("none", _l("nothing")),
+        ],
+        default="average",
+    )
+    bye_points = IntegerField(_l("Points for a round sat out (fixed)"), default=0)
+    ranking = SelectField(
+        _l("Rank players by"),
+        choices=[
+            SelectChoice("points", _l("their points")),
+            SelectChoice("average", _l("their points per table played")),
+        ],
+        default="points",
+    )
     partnership = BooleanField(_l("Partnerships (partners sit opposite)"))
     seed = IntegerField(_l("Seed of the draw (empty: chosen at random)"), validators=[Optional()])
 
     def field_for(self, path: str | None) -> str:
         head = (path or "").split(".")[0]
-        known = {"name", "players", "rounds", "places", "partnership", "seed", "scoring"}
+        known = {
+            "name", "players", "rounds", "places", "partnership", "seed", "scoring", "byes",
+            "bye_points", "ranking",
+        }  # fmt: skip
         return {"round": "round_kind"}.get(head, head if head in known else "")
 
     def body(self) -> dict[str, Any]:
@@ -56,6 +78,9 @@ class NewEventForm(ProblemsForm):
             "scoring": self.scoring.data,
             "places": _numbers(self.places.data or ""),
             "partnership": bool(self.partnership.data),
+            "byes": self.byes.data,
+            "bye_points": self.bye_points.data or 0,
+            "ranking": self.ranking.data,
         }
         if self.seed.data is not None:
             body["seed"] = self.seed.data

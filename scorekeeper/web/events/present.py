@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekeeper.rules.events.standings import Scoring, Standing, points_value
+from scorekeeper.rules.events.standings import (
+    Ranking,
+    Scoring,
+    Standing,
+    points_value,
+    tie_groups,
+)
 from scorekeeper.store.events.services import (
     EventChangeView,
     EventRoundView,
@@ -14,7 +20,11 @@ from scorekeeper.store.events.services import (
 )
 
 
-def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
+def standings_json(
+    lines: Sequence[Standing], playing: Mapping[str, EventTableView] | None = None
+) -> list[dict[str, Any]]:
+    """The standings' lines; ``playing``: who is at a table whose game has not finished."""
+    at = playing or {}
     return [
         {
             "player": s.player,
@@ -22,8 +32,26 @@ def standings_json(lines: Sequence[Standing]) -> list[dict[str, Any]]:
             "rank": s.rank,
             "trix_firsts": s.trix_firsts,
             "tables": s.tables,
+            "head_to_head": s.head_to_head,
+            "score": s.score,
+            "tie_break": s.tie_break,
+            "byes": s.byes,
+            "bye_points": points_value(s.bye_points),
+            "average": points_value(s.average),
+            "playing": {"round": at[s.player].round, "table": at[s.player].number}
+            if s.player in at
+            else None,
         }
         for s in lines
+    ]
+
+
+def ties_json(lines: Sequence[Standing], ranking: Ranking) -> list[dict[str, Any]]:
+    """Each group of players tied on points (or on points per table, when they rank the
+    night), in order, and the rules that separated them."""
+    return [
+        {"points": points_value(g.points), "players": list(g.players), "rules": list(g.rules)}
+        for g in tie_groups(lines, by_average=ranking is Ranking.AVERAGE)
     ]
 
 
@@ -78,6 +106,7 @@ def change_json(change: EventChangeView) -> dict[str, Any]:
 
 def event_json(event: EventView) -> dict[str, Any]:
     """The event: its settings, overall standings and every drawn round."""
+    standings = event.standings()
     return {
         "id": event.id,
         "name": event.name,
@@ -95,7 +124,11 @@ def event_json(event: EventView) -> dict[str, Any]:
         "closed": event.closed,
         "zero_sum": event.zero_sum,
         "comparable": event.scoring is Scoring.PLACES or event.zero_sum,
-        "standings": standings_json(event.standings()),
+        "standings": standings_json(standings, event.playing()),
+        "ties": ties_json(standings, event.ranking),
+        "byes": event.bye_rule.kind.value,
+        "bye_points": event.bye_rule.points,
+        "ranking": event.ranking.value,
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
 
@@ -115,9 +148,13 @@ def board_page(event: EventView) -> dict[str, Any]:
     standings and tables as :func:`event_page` gives)."""
     current = event.drawn[-1] if event.drawn else None
     tables = [] if current is None else [table_json(t) for t in current.tables]
+    standings = event.standings()
+    shown = standings[:BOARD_STANDINGS]
     return {
         "version": event.version,
         "name": event.name,
-        "standings": standings_json(event.standings()[:BOARD_STANDINGS]),
+        "standings": standings_json(shown, event.playing()),
+        "ties": ties_json(shown, event.ranking),
+        "ranking": event.ranking.value,
         "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],
     }

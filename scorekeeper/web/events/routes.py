@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.store.events import changes as event_changes
+from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events import services
 from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
 from scorekeeper.text.locale import (
@@ -23,7 +24,22 @@ from scorekeeper.text.locale import (
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import rollback
-from scorekeeper.web.events.access import director_token, grant_director, require_director
+from scorekeeper.web.events.access import (
+    directing,
+    grant_director,
+    held_token,
+    remember_event,
+    require_director,
+)
+from scorekeeper.web.events.confirm import (
+    Question,
+    close_question,
+    confirmed,
+    draw_question,
+    leave_question,
+    redraw_question,
+    replace_question,
+)
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
@@ -45,8 +61,15 @@ def new_event() -> Page:
             form.add_problems(error.problems)
         else:
             grant_director(event.id, token)
-            flash(_("The club night is ready: draw its first round."), "success")
-            return redirect(url_for("web.event", event_id=event.id))
+            flash(
+                _(
+                    "The club night is ready. Keep its director's link below (copy it, or "
+                    "scan it with another phone): it gives the director's role back on any "
+                    "device. Then draw the first round."
+                ),
+                "success",
+            )
+            return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
     status = 422 if form.is_submitted() else 200
     return render_template("events/new_event.html", form=form), status
 
@@ -54,21 +77,49 @@ def new_event() -> Page:
 @bp.get("/events/<event_id>")
 def event(event_id: str) -> Page:
     """Standings and every round's tables; the director's controls for the director."""
+    return event_page_for(event_id)
+
+
+def event_page_for(event_id: str, question: Question | None = None) -> Page:
+    """The night's page; with ``question``, the director's confirmation step in place."""
     loaded = services.load_event(event_id)
-    token = director_token(event_id)
-    links = _table_links(loaded, token) if token else {}
-    director_link = (
-        url_for("web.direct", event_id=event_id, token=token, _external=True) if token else None
-    )
+    remember_event(event_id)
+    role = directing(event_id)
+    token = role.director_token if role else None
     return render_template(
         "events/event.html",
         page=event_page(loaded),
         director=token is not None,
-        links=links,
-        director_link=director_link,
+        main_director=role is not None and not role.co_director,
+        links=_table_links(loaded, token) if token else {},
+        director_link=director_link(event_id, role),
+        co_director=co_director_links(event_id, role),
+        question=question,
         substitutes={r.number: substitutes(loaded, r.number) for r in loaded.drawn},
         leaving={r.number: leaving_choices(r) for r in loaded.drawn},
     )
+
+
+def co_director_links(
+    event_id: str, role: event_controls.Directing | None
+) -> dict[str, str] | None:
+    """The co-director's link and its QR image, for the director only (None without one)."""
+    if role is None or role.co_director:
+        return None
+    current = event_controls.current_co_director(event_id, role.director_token)
+    if current is None:
+        return None
+    return {
+        "url": url_for("web.direct", event_id=event_id, token=current.token, _external=True),
+        "qr": url_for("web.event_link_qr", event_id=event_id, link="co_director", v=current.count),
+    }
+
+
+def director_link(event_id: str, role: event_controls.Directing | None) -> str | None:
+    """The link this device directs with: the director's, or the co-director's own."""
+    if role is None:
+        return None
+    return url_for("web.direct", event_id=event_id, token=held_token(event_id), _external=True)
 
 
 def leaving_choices(drawn: services.EventRoundView) -> dict[str, list[str]]:
@@ -111,7 +162,10 @@ def direct(event_id: str, token: str) -> Page:
 
 @bp.post("/events/<event_id>/draw")
 def draw_event_round(event_id: str) -> Page:
+    """Draw the next round, once confirmed (the question names the tables still playing)."""
     token = require_director(event_id)
+    if not confirmed():
+        return event_page_for(event_id, draw_question(services.load_event(event_id)))
     try:
         drawn = services.draw_next_round(event_id, token)
     except RulesError as error:
@@ -134,6 +188,8 @@ def lock_event_round(event_id: str, number: int) -> Page:
 @bp.post("/events/<event_id>/close")
 def close_club_night(event_id: str) -> Page:
     require_director(event_id)
+    if not confirmed():
+        return event_page_for(event_id, close_question(services.load_event(event_id)))
     services.close_event(event_id)
     flash(_("The club night is closed; its results are final."), "success")
     return redirect(url_for("web.event", event_id=event_id))
@@ -163,6 +219,8 @@ def event_player_leaves(event_id: str) -> Page:
     """A player goes home between rounds: drawn no more from the next round on."""
     require_director(event_id)
     name = request.form.get("name", "")
+    if not confirmed():
+        return event_page_for(event_id, leave_question(services.load_event(event_id), name))
     try:
         services.player_leaves(event_id, name)
     except RulesError as error:
@@ -176,6 +234,12 @@ def replace_event_player(event_id: str, number: int) -> Page:
     """A player leaves mid-round: the substitute the director chose takes his seat."""
     require_director(event_id)
     player, substitute = request.form.get("player", ""), request.form.get("substitute", "")
+    if not confirmed():
+        loaded = services.load_event(event_id)
+        if 1 <= number <= len(loaded.drawn) and substitute.strip():
+            return event_page_for(
+                event_id, replace_question(loaded, number, player, substitute.strip())
+            )
     try:
         leaving, name = parse_leaving_body(
             {"player": player, "substitute": substitute}, substitute=True
@@ -198,6 +262,11 @@ def replace_event_player(event_id: str, number: int) -> Page:
 def redraw_event_round(event_id: str, number: int) -> Page:
     """A player leaves mid-round: the tables not started are drawn again without him."""
     token = require_director(event_id)
+    if not confirmed():
+        loaded = services.load_event(event_id)
+        if 1 <= number <= len(loaded.drawn):
+            player = request.form.get("player", "")
+            return event_page_for(event_id, redraw_question(loaded, number, player))
     try:
         leaving, _none = parse_leaving_body(
             {"player": request.form.get("player", "")}, substitute=False

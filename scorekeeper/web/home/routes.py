@@ -5,20 +5,31 @@ from __future__ import annotations
 from flask import render_template
 
 from scorekeeper.store import games as services
+from scorekeeper.store.events.lists import list_events
 from scorekeeper.web.blueprint import bp
+from scorekeeper.web.events.access import held_token, known_events
 from scorekeeper.web.sharing.access import can_edit, known_games
+
+HOME_NIGHTS = 6
+"""Club nights on the home page; ``/events`` lists them all."""
 
 
 @bp.get("/")
 def index() -> str:
-    """New game, then the games in progress and the finished games this browser knows.
+    """New game, then this browser's club nights, its games in progress and its finished
+    games.
 
     Only games this browser created, joined or opened are listed: a game's id
     is what lets people read it, so the home page never shows other tables' games.
     """
     in_progress, finished = services.list_games(ids=known_games())
     return render_template(
-        "home/index.html", in_progress=in_progress, finished=finished, can_edit=can_edit
+        "home/index.html",
+        in_progress=in_progress,
+        finished=finished,
+        can_edit=can_edit,
+        nights=list_events(known_events()[:HOME_NIGHTS]),
+        directs=lambda event_id: held_token(event_id) is not None,
     )
 
 

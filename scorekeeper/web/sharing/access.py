@@ -23,9 +23,9 @@ cookie can read it. So it never holds an edit token in readable form:
 Created and joined games are kept in separate lists: joining other tables'
 games never pushes out the games this browser created (and with them the
 owner's edit and revoke rights). Only the most recent of each are
-remembered, to keep the cookie small. The cookie lasts a month after the
-last visit: it is sent again when it changes, and otherwise at most once a
-day (``renewed``), not with every page (:func:`renew_daily`).
+remembered, to keep the cookie small. The cookie lasts a year after the
+last visit (``PERMANENT_SESSION_LIFETIME``): it is sent again when it changes, and
+otherwise at most once a day (``renewed``), not with every page (:func:`renew_daily`).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def token_ref(token: str) -> str:
 
 @bp.after_app_request
 def renew_daily(response: Response) -> Response:
-    """Send a remembered browser's cookie again once a day, so that it lasts a month past
+    """Send a remembered browser's cookie again once a day, so that it lasts a year past
     the last visit, without a multi-kilobyte ``Set-Cookie`` on every page."""
     if session.accessed and session.permanent:
         today = datetime.now(UTC).date().isoformat()

@@ -10,12 +10,17 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import MalformedError
 from scorekeeper.rules.events.standings import (
+    ByeRule,
+    Byes,
+    Ranking,
     Scoring,
     TableResult,
     Tally,
+    TieGroup,
     check_places,
     place_points,
     points_value,
+    tie_groups,
 )
 from tests.common import examples
 
@@ -67,13 +72,79 @@ def test_places_give_match_points_and_tied_players_share_them() -> None:
 def test_head_to_head_comes_before_trix_firsts() -> None:
     tally = Tally.of(EVENT, Scoring.PLACES)
     c, d = (s for s in tally.standings() if s.player in "CD")
-    assert (c.head_to_head, d.head_to_head) == (1, 0)
+    assert (c.head_to_head, d.head_to_head) == (1, -1)
+    assert (c.tie_break, d.tie_break) == (None, "head_to_head")
     assert d.trix_firsts > c.trix_firsts
+
+
+def test_players_who_never_met_are_ordered_by_total_score() -> None:
+    # A and F tie on 7/2 and never met: A's total 150-60=90 beats F's 40-10=30.
+    a, f = (s for s in Tally.of(EVENT, Scoring.PLACES).standings() if s.player in "AF")
+    assert (a.score, f.score, f.tie_break) == (90, 30, "score")
+
+
+# The five-way tie of a club night (match points 3/2/1/0; letters are other players):
+#   R1 T1  Sami 120 > Rami 40 > Salma -60 > Joud -100     Sami 3, Rami 2, Salma 1, Joud 0
+#   R1 T2  Maya 90 > A 30 > B -50 > C -70                 Maya 3
+#   R2 T1  Salma 150 > Joud 10 > Maya -60 > D -100        Salma 3, Joud 2, Maya 1
+#   R2 T2  B 80 > Rami 20 > Sami -30 > A -70              Rami 2, Sami 1
+#   R3 T1  Joud 100 > E 20 > Sami -40 > F -80             Joud 3, Sami 1
+#   R3 T2  G 70 > H 30 > Rami -40 > Salma -60             Rami 1, Salma 0
+#   R3 T3  I 60 > J 20 > Maya -20 > K -60                 Maya 1
+#   R4 T1  L 50 > M 30 > Salma -20 > N -60                Salma 1
+# Joud, Salma, Rami, Sami and Maya all have 5 points; nobody else has more than 4 (B).
+# Salma finished below Sami and Rami at every table they shared.
+FIVE_WAY = [
+    TableResult(1, 1, ("Sami", "Rami", "Salma", "Joud"), (120, 40, -60, -100)),
+    TableResult(1, 2, ("Maya", "A", "B", "C"), (90, 30, -50, -70), (2, 0, 0, 0)),
+    TableResult(2, 1, ("Salma", "Joud", "Maya", "D"), (150, 10, -60, -100), (0, 1, 0, 0)),
+    TableResult(2, 2, ("B", "Rami", "Sami", "A"), (80, 20, -30, -70)),
+    TableResult(3, 1, ("Joud", "E", "Sami", "F"), (100, 20, -40, -80)),
+    TableResult(3, 2, ("G", "H", "Rami", "Salma"), (70, 30, -40, -60)),
+    TableResult(3, 3, ("I", "J", "Maya", "K"), (60, 20, -20, -60)),
+    TableResult(4, 1, ("L", "M", "Salma", "N"), (50, 30, -20, -60)),
+]
+
+
+def test_a_five_way_tie_is_broken_by_the_mini_league_then_score_then_trix_firsts() -> None:
+    # The mini-league, pair by pair at each shared table (+1 above, -1 below):
+    #   R1 T1  Sami over Rami, Salma, Joud: +3; Rami over Salma, Joud, under Sami: +1;
+    #          Salma over Joud, under Sami, Rami: -1; Joud under all three: -3
+    #   R2 T1  Salma over Joud, Maya: +2; Joud over Maya, under Salma: 0; Maya: -2
+    #   R2 T2  Rami over Sami: Rami +1, Sami -1
+    #   R3 T1  Joud over Sami: Joud +1, Sami -1
+    #   R3 T2  Rami over Salma: Rami +1, Salma -1
+    # Rami 1+1+1 = 3, Sami 3-1-1 = 1, Salma -1+2-1 = 0, Joud -3+0+1 = -2, Maya -2.
+    # Joud and Maya are level there and on total score (Joud -100+10+100 = 10,
+    # Maya 90-60-20 = 10): Maya's two Trix firsts beat Joud's one.
+    top = Tally.of(FIVE_WAY, Scoring.PLACES).standings()[:5]
+    assert [(s.rank, s.player, s.points) for s in top] == [
+        (1, "Rami", 5),
+        (2, "Sami", 5),
+        (3, "Salma", 5),
+        (4, "Maya", 5),
+        (5, "Joud", 5),
+    ]
+    assert [s.head_to_head for s in top] == [3, 1, 0, -2, -2]
+    assert [(s.score, s.trix_firsts) for s in top[3:]] == [(10, 2), (10, 1)]
+    assert [s.tie_break for s in top] == [
+        None,
+        "head_to_head",
+        "head_to_head",
+        "head_to_head",
+        "trix_firsts",
+    ]
+    assert tie_groups(top) == [
+        TieGroup(5, ("Rami", "Sami", "Salma", "Maya", "Joud"), ("head_to_head", "trix_firsts"))
+    ]
 
 
 def test_players_tied_on_everything_share_the_rank() -> None:
     table = TableResult(1, 1, ("A", "B", "C", "D"), (0, 0, 0, 0))
-    assert [s.rank for s in Tally.of([table], Scoring.PLACES).standings()] == [1, 1, 1, 1]
+    lines = Tally.of([table], Scoring.PLACES).standings()
+    assert [s.rank for s in lines] == [1, 1, 1, 1]
+    assert [s.tie_break for s in lines] == [None, "shared", "shared", "shared"]
+    assert tie_groups(lines) == [TieGroup(Fraction(3, 2), ("A", "B", "C", "D"), ("shared",))]
 
 
 def test_a_corrected_table_replaces_its_previous_result() -> None:
@@ -122,3 +193,47 @@ def test_places_must_be_four_numbers_never_rising(places: list[object]) -> None:
 def test_points_show_as_whole_numbers_or_two_decimals() -> None:
     assert points_value(Fraction(7, 2)) == 3.5
     assert points_value(Fraction(-90)) == -90
+
+
+# Byes: A plays two tables (places 3/2/1/0: first, then third) and sits a round out.
+BYE_NIGHT = [
+    TableResult(1, 1, ("A", "B", "C", "D"), (90, 30, -40, -80)),
+    TableResult(2, 1, ("B", "C", "A", "D"), (60, 20, -30, -50)),
+]
+
+
+def bye_night(rule: ByeRule, ranking: Ranking = Ranking.POINTS) -> Tally:
+    tally = Tally(Scoring.PLACES, bye_rule=rule, ranking=ranking)
+    for result in BYE_NIGHT:
+        tally.apply(result)
+    tally.sit_out(["A"])
+    return tally
+
+
+def test_an_average_bye_is_worth_the_players_own_average_counted_again_later() -> None:
+    tally = bye_night(ByeRule(Byes.AVERAGE))
+    a = next(s for s in tally.standings() if s.player == "A")
+    # A: 3 + 1 = 4 points from 2 tables, a bye worth their average 2: 6 in all.
+    assert (a.points, a.tables, a.byes, a.bye_points, a.average) == (6, 2, 1, 2, 2)
+    tally.apply(TableResult(3, 1, ("A", "B", "C", "D"), (50, 10, -20, -40)))
+    a = next(s for s in tally.standings() if s.player == "A")
+    # Now 7 points from 3 tables: the bye is worth 7/3, 28/3 in all.
+    assert (a.points, a.bye_points) == (Fraction(28, 3), Fraction(7, 3))
+
+
+def test_a_fixed_bye_or_none() -> None:
+    fixed = next(s for s in bye_night(ByeRule(Byes.FIXED, 2)).standings() if s.player == "A")
+    nothing = next(s for s in bye_night(ByeRule(Byes.NONE)).standings() if s.player == "A")
+    assert (fixed.points, nothing.points) == (6, 4)
+
+
+def test_ranking_by_points_per_table_played() -> None:
+    # B: 2 + 3 = 5 from 2 tables (2.5 each); A: 4 from 2 and a bye of nothing (2 each);
+    # C: 1 + 2 = 3 (1.5); D: 0.
+    lines = bye_night(ByeRule(Byes.NONE), Ranking.AVERAGE).standings()
+    assert [(s.player, s.average, s.rank) for s in lines] == [
+        ("B", Fraction(5, 2), 1),
+        ("A", 2, 2),
+        ("C", Fraction(3, 2), 3),
+        ("D", 0, 4),
+    ]

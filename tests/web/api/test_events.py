@@ -272,7 +272,7 @@ def test_places_scoring_gives_match_points_by_place(client: FlaskClient) -> None
     )
     assert sum(table_points) == 6 and table_points[0] >= 2
     others = [s["points"] for s in standings if s["player"] in tables[1]["players"]]
-    assert others == [1.5] * 4  # all tied at 0: the places shared
+    assert others == [0] * 4  # a table scores nothing until its game has a deal
 
 
 def test_the_event_etag_moves_with_every_deal_and_answers_304_otherwise(

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.store import games, models
 from scorekeeper.store.events import services as events
-from tests.web.events.test_pages import create
+from tests.web.events.test_pages import YES, create
 from tests.web.pages import html as page_html
 from tests.web.pages import post_deal
 
@@ -37,7 +37,7 @@ def sources(game_id: str) -> list[str]:
 
 def night(client: FlaskClient) -> tuple[str, events.EventView]:
     event_id = create(client, players="\n".join(NINE))
-    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    assert client.post(f"/events/{event_id}/draw", data=YES).status_code == 302
     return event_id, events.load_event(event_id)
 
 
@@ -56,7 +56,7 @@ def test_the_director_replaces_a_player_from_the_page(client: FlaskClient) -> No
     assert 'data-testid="leaving-1"' in page and 'data-testid="redraw-submit"' in page
     table, out = event.drawn[0].tables[0], event.drawn[0].sitting_out[0]
     form = {"player": table.players[3], "substitute": out}
-    response = client.post(f"/events/{event_id}/rounds/1/replace", data=form)
+    response = client.post(f"/events/{event_id}/rounds/1/replace", data={**form, **YES})
     assert response.status_code == 302
     page = html(client.get(response.headers["Location"]))
     assert f"{out} takes the seat of {table.players[3]}; the table plays on." in page
@@ -72,7 +72,7 @@ def test_the_director_replaces_a_player_from_the_page(client: FlaskClient) -> No
 def test_the_director_draws_the_round_again_from_the_page(client: FlaskClient) -> None:
     event_id, event = night(client)
     leaving = event.drawn[0].tables[1].players[0]
-    response = client.post(f"/events/{event_id}/rounds/1/redraw", data={"player": leaving})
+    response = client.post(f"/events/{event_id}/rounds/1/redraw", data={"player": leaving, **YES})
     assert response.status_code == 302
     page = html(client.get(response.headers["Location"]))
     assert f"Round 1 is drawn again without {leaving} (seed 11-1-r1)" in page
@@ -86,12 +86,13 @@ def test_a_refused_change_is_flashed_and_nothing_is_saved(client: FlaskClient) -
     out = event.drawn[0].sitting_out[0]
     seated = event.drawn[0].tables[0].players[0]
     response = client.post(
-        f"/events/{event_id}/rounds/1/replace", data={"player": out, "substitute": seated}
+        f"/events/{event_id}/rounds/1/replace",
+        data={"player": out, "substitute": seated, **YES},
     )
     assert response.status_code == 302
     page = html(client.get(response.headers["Location"]))
     assert f"{out} has no seat in round 1." in page
-    response = client.post(f"/events/{event_id}/rounds/1/replace", data={"player": seated})
+    response = client.post(f"/events/{event_id}/rounds/1/replace", data={"player": seated, **YES})
     assert "“substitute” must be a player&#39;s name." in html(
         client.get(response.headers["Location"])
     )
@@ -167,13 +168,15 @@ def test_a_player_who_left_is_out_of_the_next_round_already_drawn_and_can_come_b
     client: FlaskClient,
 ) -> None:
     event_id, event = night(client)
-    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    assert client.post(f"/events/{event_id}/draw", data=YES).status_code == 302
     second = events.load_event(event_id).drawn[1]
     out1, out2 = event.drawn[0].sitting_out[0], second.sitting_out[0]
     leaving = next(n for t in second.tables for n in t.players if n not in (out1, out2))
     table = next(t for t in second.tables if leaving in t.players)
     form = {"player": leaving, "substitute": out1}
-    assert client.post(f"/events/{event_id}/rounds/1/replace", data=form).status_code == 302
+    assert (
+        client.post(f"/events/{event_id}/rounds/1/replace", data={**form, **YES}).status_code == 302
+    )
     page = html(client.get(f"/events/{event_id}"))
     assert (
         f"Table {table.number}: {leaving} left in round 1, so {out2}, who was sitting out, "
@@ -194,16 +197,16 @@ def test_a_player_who_goes_home_between_rounds_is_not_drawn_until_he_is_back(
 ) -> None:
     event_id, event = night(client)
     leaving = event.drawn[0].tables[0].players[0]
-    response = client.post(f"/events/{event_id}/players/leave", data={"name": leaving})
+    response = client.post(f"/events/{event_id}/players/leave", data={"name": leaving, **YES})
     assert response.status_code == 302
     page = html(client.get(response.headers["Location"]))
     assert f"{leaving} is not drawn from the next round on." in page
-    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    assert client.post(f"/events/{event_id}/draw", data=YES).status_code == 302
     second = events.load_event(event_id).drawn[1]
     assert leaving not in [n for t in second.tables for n in t.players]
     assert second.left_out == (leaving,)
     assert f"Not drawn, having left: {leaving}" in html(client.get(f"/events/{event_id}"))
-    refused = client.post(f"/events/{event_id}/players/leave", data={"name": "Nobody"})
+    refused = client.post(f"/events/{event_id}/players/leave", data={"name": "Nobody", **YES})
     assert "Nobody is not among this club night&#39;s players." in html(
         client.get(refused.headers["Location"])
     )

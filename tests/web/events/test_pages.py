@@ -10,6 +10,8 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
+YES = {"confirm": "yes"}
+"""The director's second step: every action that ends or throws away something asks first."""
 
 
 def create(client: FlaskClient, **fields: str) -> str:
@@ -25,7 +27,8 @@ def create(client: FlaskClient, **fields: str) -> str:
     }
     response = client.post("/events/new", data=form)
     assert response.status_code == 302, response.get_data(as_text=True)
-    return response.headers["Location"].rsplit("/", 1)[1]
+    assert response.headers["Location"].endswith("#director-link")
+    return response.headers["Location"].split("#")[0].rsplit("/", 1)[1]
 
 
 def test_creating_a_club_night_makes_this_browser_its_director(client: FlaskClient) -> None:
@@ -54,7 +57,7 @@ def test_a_bad_form_is_shown_again_with_the_reason_and_nothing_saved(client: Fla
 
 def test_the_director_draws_rounds_with_edit_links_and_qr_codes(client: FlaskClient) -> None:
     event_id = create(client)
-    assert client.post(f"/events/{event_id}/draw").status_code == 302
+    assert client.post(f"/events/{event_id}/draw", data=YES).status_code == 302
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert 'data-testid="round-1"' in page and "seed 11-1" in page
     links = re.findall(r'href="(http://localhost/games/[^"/]+/join/[^"]+)"', page)
@@ -65,7 +68,7 @@ def test_the_director_draws_rounds_with_edit_links_and_qr_codes(client: FlaskCli
 
 def test_others_follow_but_cannot_direct(app, client: FlaskClient) -> None:  # type: ignore[no-untyped-def]
     event_id = create(client)
-    client.post(f"/events/{event_id}/draw")
+    client.post(f"/events/{event_id}/draw", data=YES)
     other = app.test_client()
     page = other.get(f"/events/{event_id}").get_data(as_text=True)
     assert "director-controls" not in page and "/join/" not in page
@@ -73,7 +76,7 @@ def test_others_follow_but_cannot_direct(app, client: FlaskClient) -> None:  # t
     assert other.post(f"/events/{event_id}/close").status_code == 403
     assert other.get(f"/events/{event_id}/cards.pdf").status_code == 403
     link = re.search(
-        r'data-testid="director-link">([^<]+)<',
+        r'data-testid="director-link-url" dir="ltr">([^<]+)<',
         client.get(f"/events/{event_id}").get_data(as_text=True),
     )
     assert link
@@ -87,10 +90,10 @@ def test_others_follow_but_cannot_direct(app, client: FlaskClient) -> None:  # t
 
 def test_lock_and_close_from_the_page(client: FlaskClient) -> None:
     event_id = create(client)
-    client.post(f"/events/{event_id}/draw")
+    client.post(f"/events/{event_id}/draw", data=YES)
     client.post(f"/events/{event_id}/rounds/1/lock", data={"locked": "yes"})
     assert 'data-testid="round-locked"' in client.get(f"/events/{event_id}").get_data(as_text=True)
-    client.post(f"/events/{event_id}/close")
+    client.post(f"/events/{event_id}/close", data=YES)
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert 'data-testid="event-closed"' in page and 'data-testid="draw-round"' not in page
 
@@ -99,7 +102,7 @@ def test_the_board_shows_standings_and_tables_and_its_content_answers_304_until_
     client: FlaskClient,
 ) -> None:
     event_id = create(client)
-    client.post(f"/events/{event_id}/draw")
+    client.post(f"/events/{event_id}/draw", data=YES)
     board = client.get(f"/events/{event_id}/board").get_data(as_text=True)
     assert (
         'data-testid="board-standings"' in board and board.count('data-testid="board-table"') == 2
@@ -115,7 +118,7 @@ def test_the_board_shows_standings_and_tables_and_its_content_answers_304_until_
 
 def test_table_cards_and_results_are_pdfs(client: FlaskClient) -> None:
     event_id = create(client)
-    client.post(f"/events/{event_id}/draw")
+    client.post(f"/events/{event_id}/draw", data=YES)
     cards = client.get(f"/events/{event_id}/cards.pdf")
     assert cards.mimetype == "application/pdf"
     reader = PdfReader(BytesIO(cards.data))
