@@ -12,7 +12,7 @@ that a ruling decided at once is not held back by a value that takes long to
 find: it is then ``None`` ("still unknown").
 
 >>> class Fixed:  # a toy search whose true value is 40
-...     nodes = 0
+...     nodes, deadline = 0, float("inf")
 ...     def bounds(self): return (-100, 100)
 ...     def value(self, alpha, beta): return 40
 ...     def defeating_line(self, target, deadline, exact): return [7]
@@ -23,7 +23,6 @@ ClaimResult(holds=True, guaranteed=40, line=[], decided=True, nodes=0)
 >>> adjudicate(Fixed(), 50, verdict_first=False) == adjudicate(Fixed(), 50)
 True
 >>> class Slow(Fixed):  # its verdict is quick, its exact value runs out of time
-...     deadline = float("inf")
 ...     def value(self, alpha, beta):
 ...         if alpha < 39: return 40
 ...         raise SearchTimeout
@@ -46,8 +45,7 @@ MAX_TIME_LIMIT = 60.0
 CHECK_EVERY = 1023
 """The searches look at the clock when ``nodes & CHECK_EVERY == 0``."""
 LINE_GRACE = 5.0
-"""Seconds granted to walk out a defeating line once the claim is decided and its exact value
-sought (past the deadline if need be: the line re-uses the proof's table)."""
+"""Seconds granted beyond the deadline to walk out a defeating line once the claim is decided."""
 DEFAULT_EXACT_LIMIT = 2.0
 """Seconds the JSON check seeks the exact value for once the claim is decided (the table
 waits for the ruling, not for the value)."""
@@ -237,6 +235,7 @@ def adjudicate(
     low, high = search.bounds()
     holds: bool | None = None
     guaranteed: int | None = None
+    deadline = search.deadline  # the line's grace counts from it, however short the exact budget
     if not verdict_first and min_score is not None:
         return _exact_first(search, min_score, low, high)
     try:
@@ -252,7 +251,7 @@ def adjudicate(
             return ClaimResult(None, None, [], False, search.nodes)
     line: list[int | None] = []
     if holds is False and min_score is not None:
-        line = search.defeating_line(min_score, _line_deadline(), guaranteed)
+        line = search.defeating_line(min_score, _line_deadline(deadline), guaranteed)
     return ClaimResult(holds, guaranteed, line, True, search.nodes)
 
 
@@ -264,11 +263,12 @@ def _exact_first(search: Search, min_score: int, low: int, high: int) -> ClaimRe
         return ClaimResult(None, None, [], False, search.nodes)
     if guaranteed >= min_score:
         return ClaimResult(True, guaranteed, [], True, search.nodes)
-    line = search.defeating_line(min_score, _line_deadline(), guaranteed)
+    line = search.defeating_line(min_score, _line_deadline(search.deadline), guaranteed)
     return ClaimResult(False, guaranteed, line, True, search.nodes)
 
 
-def _line_deadline() -> float:
-    """Walking out a line re-uses the proof's table, so it is quick: give it a grace of its own
-    from now (the ruling waits for the line, so it gets no more even when the deadline is far)."""
-    return time.monotonic() + LINE_GRACE
+def _line_deadline(deadline: float) -> float:
+    """Walking out a line re-uses the proof's table, so it is quick: give it a grace of its own.
+    It stops as soon as the line is whole, so it may have what is left of the time limit too."""
+    now = time.monotonic()
+    return max(deadline, now) + LINE_GRACE
