@@ -31,6 +31,16 @@ median.
 nodes, a limit that a busy machine does not move (about 190,000 nodes make a
 second of CPU time on the test machine); the banded games' positions are
 counted apart and not limited by it (``--off banded`` for searches that are).
+
+``--api`` (with ``--whole``) asks the same claims through the real API,
+``POST /api/v1/check/claim`` on the app's test client (its claim pool and
+solver process, as served), with ``time_limit`` ``--limit`` and
+``exact_time_limit`` ``--exact`` (default: the server's, 2 s), and prints the
+API's wall time beside the search's own (the verdict's null-window search
+alone). The claim is ``--claim`` (default 0: "no more penalties"). Targets:
+the verdict's median ≤ 1 s and at least 45 of 50 whole deals answered within
+10 s; from 9 cards per hand (``--cards 9 --exact 10``) the exact value within
+200,000 nodes at the median.
 """
 
 from __future__ import annotations
@@ -39,14 +49,16 @@ import argparse
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from scorekeeper.rules.cards import FULL_DECK, KING_OF_HEARTS, QUEENS, indices_of
+from scorekeeper.rules.cards import ALL_CARDS, FULL_DECK, KING_OF_HEARTS, QUEENS, indices_of
 from scorekeeper.rules.claims.core import ALL_ON, ClaimResult, SearchOptions, SearchTimeout, mtd
 from scorekeeper.rules.claims.search import TrickSearch, solve_claim, trick_search
 from scorekeeper.rules.claims.trix import solve_trix_claim
@@ -138,11 +150,44 @@ class Timing:
     """A verdict's answer (None: not a verdict, or not decided)."""
 
 
-def whole_deal(
-    n: int, options: SearchOptions = ALL_ON, cards: int = 13, budget: int = 0
-) -> Callable[[float], TrickSearch]:
-    """Whole deal ``n`` (seeded by ``n`` alone), ``cards`` tricks to go: a fresh search of it
-    for each deadline (and at most ``budget`` nodes, if given)."""
+@dataclass(frozen=True)
+class Position:
+    """A claim's position: a seeded deal cut at some number of cards per hand."""
+
+    rules: RuleSet
+    contracts: tuple[Contract, ...]
+    hands: list[int]
+    current: list[int]
+    leader: int
+    broken: bool
+    doubled: int
+    seat: int
+
+    def body(self, claim: int, limit: float, exact: float | None) -> dict[str, Any]:
+        """The claim as ``POST /api/v1/check/claim`` takes it."""
+        hand = [[str(ALL_CARDS[c]) for c in indices_of(h)] for h in self.hands]
+        body: dict[str, Any] = {
+            "rules": self.rules.to_dict(),
+            "contracts": [c.value for c in self.contracts],
+            "hands": {str(s): cards for s, cards in enumerate(hand)},
+            "current_trick": [str(ALL_CARDS[c]) for c in self.current],
+            "leader": self.leader,
+            "hearts_broken": self.broken,
+            "doubled": [str(ALL_CARDS[c]) for c in indices_of(self.doubled & self._doubleable())],
+            "claim": {"seat": self.seat, "min_score": claim},
+            "time_limit": limit,
+        }
+        return body if exact is None else body | {"exact_time_limit": exact}
+
+    def _doubleable(self) -> int:
+        """The doubled cards that count here (the searches ignore the others; the API
+        refuses them): the K♥ in King of Hearts, the queens in Queens."""
+        king = KING_OF_HEARTS.bit if Contract.KING in self.contracts else 0
+        return king | (sum(q.bit for q in QUEENS) if Contract.QUEENS in self.contracts else 0)
+
+
+def whole_position(n: int, cards: int = 13) -> Position:
+    """Whole deal ``n`` (seeded by ``n`` alone), ``cards`` tricks to go."""
     rng = random.Random(f"whole deal {n}")
     contracts = WHOLE_CONTRACTS[n % len(WHOLE_CONTRACTS)]
     rules = RuleSet(combination=Combination.ANY, penalty_discard=n // len(WHOLE_CONTRACTS) % 2 == 1)
@@ -152,17 +197,26 @@ def whole_deal(
     del king
     doubled = sum(1 << c.index for c in (KING_OF_HEARTS, *QUEENS) if rng.random() < 0.3)
     seat = rng.randrange(4)
+    return Position(rules, tuple(contracts), hands, current, leader, broken, doubled, seat)
+
+
+def whole_deal(
+    n: int, options: SearchOptions = ALL_ON, cards: int = 13, budget: int = 0
+) -> Callable[[float], TrickSearch]:
+    """Whole deal ``n`` (seeded by ``n`` alone), ``cards`` tricks to go: a fresh search of it
+    for each deadline (and at most ``budget`` nodes, if given)."""
+    p = whole_position(n, cards)
 
     def fresh(deadline: float) -> TrickSearch:
         search = trick_search(
-            rules,
-            contracts,
-            hands,
-            current,
-            leader,
-            doubled,
-            seat,
-            broken,
+            p.rules,
+            p.contracts,
+            p.hands,
+            p.current,
+            p.leader,
+            p.doubled,
+            p.seat,
+            p.broken,
             deadline,
             options=options,
         )
@@ -275,6 +329,77 @@ def whole(
     distribution("exact value", values, 2.0)
 
 
+@dataclass
+class Asked:
+    """One claim through the API: its wall time, and the search's own verdict beside it."""
+
+    seconds: float
+    answer: dict[str, Any]
+    search: Timing
+
+
+def through_api(
+    count: int,
+    limit: float,
+    exact: float | None,
+    cards: int,
+    claim: int,
+    verbose: bool,
+    deals: list[int] | None = None,
+) -> None:
+    """Each deal's claim through ``POST /api/v1/check/claim`` (the app's test client, its
+    claim pool and solver process), timed beside the verdict's search alone."""
+    from scorekeeper import create_app
+    from scorekeeper.web.disputes import pool
+
+    with tempfile.TemporaryDirectory() as folder:
+        config = {"TESTING": True, "SECRET_KEY": "benchmark", "CLAIM_FOLDER": folder}
+        client = create_app({**config, "SQLALCHEMY_DATABASE_URI": "sqlite://"}).test_client()
+        client.post("/api/v1/check/claim", json=whole_position(0, 1).body(0, limit, exact))
+        asked = []  # the solver process is up and warm: its start-up is not counted above
+        try:
+            for n in range(count) if deals is None else deals:
+                search = verdict(whole_deal(n, ALL_ON, cards), claim, limit)
+                body = whole_position(n, cards).body(claim, limit, exact)
+                start = time.perf_counter()
+                answer = client.post("/api/v1/check/claim", json=body).get_json()
+                assert answer["ok"], answer
+                asked.append(Asked(time.perf_counter() - start, answer, search))
+                if verbose:
+                    print(f"deal {n:>2}: {_asked(asked[-1])}", flush=True)
+        finally:
+            pool.SOLVERS.close()
+    budget = "the server's (2 s)" if exact is None else f"{exact:g} s"
+    print(
+        f"{'whole deals' if cards == 13 else f'deals cut at {cards} cards'}, claim {claim},"
+        f" time_limit {limit:g} s, exact_time_limit {budget}"
+    )
+    distribution("search: verdict", [a.search for a in asked], 1.0)
+    api = [
+        Timing(a.seconds, 0.0, a.answer["nodes"], bool(a.answer["decided"]), holds=None)
+        for a in asked
+    ]
+    distribution("API: whole answer", api, 1.0)
+    within = sum(a.answer["decided"] and a.seconds <= 10 for a in asked)
+    known = [a for a in asked if a.answer["guaranteed_known"]]
+    nodes = statistics.median(a.answer["nodes"] for a in asked)
+    print(
+        f"API: ruled within 10 s {within}/{len(asked)} (target ≥ {len(asked) * 9 // 10})"
+        f"  exact value known {len(known)}/{len(asked)}"
+        f"  nodes median {nodes:,.0f} (exact value target ≤ 200,000 from 9 cards per hand)"
+    )
+
+
+def _asked(asked: Asked) -> str:
+    answer = asked.answer
+    ruling = {None: "not decided", True: "holds", False: "fails"}[answer["holds"]]
+    value = answer["guaranteed"] if answer["guaranteed_known"] else "unknown"
+    return (
+        f"API {asked.seconds:6.3f} s {answer['nodes']:>9,} nodes {ruling}, exact {value},"
+        f" line {len(answer['line'])}   search {_timing(asked.search)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=30, help="claims per small set")
@@ -294,6 +419,13 @@ def main() -> None:
     )
     parser.add_argument("--deals", help="with --whole: only these deals, by number (e.g. 7,14,28)")
     parser.add_argument(
+        "--api", action="store_true", help="with --whole: through POST /api/v1/check/claim"
+    )
+    parser.add_argument(
+        "--exact", type=float, help="with --api: the claims' exact_time_limit (server's: 2 s)"
+    )
+    parser.add_argument("--claim", type=int, default=0, help="with --api: the score claimed")
+    parser.add_argument(
         "--off", action="append", default=[], choices=list(vars(ALL_ON)), help="a speed-up off"
     )
     args = parser.parse_args()
@@ -301,6 +433,10 @@ def main() -> None:
         options = replace(ALL_ON, **dict.fromkeys(args.off, False))
         limit = args.limit or 10.0
         deals = [int(n) for n in args.deals.split(",")] if args.deals else None
+        if args.api:
+            api = (args.whole, limit, args.exact, args.cards, args.claim, args.verbose, deals)
+            through_api(*api)
+            return
         whole(args.whole, limit, args.verbose, options, args.cards, args.budget, args.zero, deals)
         return
     count, full = (5, 3) if args.quick else (args.positions, args.full)
@@ -309,8 +445,8 @@ def main() -> None:
     report("tricks, 8 cards per hand", [trick_claim(rng, n, 8) for n in range(count)], 60, 1.0)
     report("trix, 6 cards per hand", [trix_claim(rng, 6) for _ in range(count)], 60, 0.5)
     report("trix, 13 cards per hand", [trix_claim(rng, 13) for _ in range(full)], 60, None)
-    deals, limit = [trick_claim(rng, n, 13) for n in range(full)], args.limit or 5.0
-    report(f"tricks, full deals (limit {limit:g} s)", deals, limit, None)
+    full_deals, limit = [trick_claim(rng, n, 13) for n in range(full)], args.limit or 5.0
+    report(f"tricks, full deals (limit {limit:g} s)", full_deals, limit, None)
 
 
 if __name__ == "__main__":

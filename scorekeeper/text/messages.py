@@ -517,6 +517,9 @@ _CLAIMS: dict[str, Template] = {
     "bad_time_limit": N_(
         "“time_limit” must be a number of seconds above 0 and at most 60, not %(value)s."
     ),
+    "bad_exact_time_limit": N_(
+        "“exact_time_limit” must be a number of seconds from 0 to 60, not %(value)s."
+    ),
     "bad_hearts_broken": N_("“hearts_broken” must be true or false, not %(value)s."),
     "unknown_field.a_claim": N_("“%(name)s” is not a field of a claim; use %(allowed)s."),
     "unknown_field.trix_field_in_tricks": N_(

@@ -77,6 +77,7 @@ def test_r6_no_more_tricks_holds() -> None:
         "ok": True,
         "holds": True,
         "guaranteed": 0,
+        "guaranteed_known": True,
         "line": [],
         "decided": True,
         "nodes": answer["nodes"],

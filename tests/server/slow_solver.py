@@ -37,6 +37,7 @@ def answer(body: dict[str, Any]) -> dict[str, Any]:
         "ok": True,
         "holds": None,
         "guaranteed": None,
+        "guaranteed_known": False,
         "line": [],
         "decided": False,
         "nodes": loops,

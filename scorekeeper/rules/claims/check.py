@@ -9,14 +9,17 @@ won't take the K♥", "200 in Trix" is "I go out first".
 * :func:`solve_claim` (trick contracts, :mod:`.search`) and
   :func:`solve_trix_claim` (Trix, :mod:`.trix`) take bit sets and card
   indices and return a :class:`ClaimResult`;
-* :func:`check_claim` is ``POST /api/v1/check/claim``: JSON in, JSON out.
+* :func:`check_claim` is ``POST /api/v1/check/claim``: JSON in, JSON out. The
+  ruling comes as soon as the claim is decided: the exact value is then sought
+  for ``exact_time_limit`` seconds at most (default :data:`DEFAULT_EXACT_LIMIT`),
+  and is ``null`` with ``guaranteed_known`` false when it was not found by then.
 
 >>> answer = check_claim({"contracts": ["collections"], "king": 0,
 ...     "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
 ...     "current_trick": [], "leader": 0, "claim": {"seat": 0, "min_score": 0},
 ...     "names": ["Rana", "Sami", "Omar", "Lina"]})
->>> answer["holds"], answer["guaranteed"], answer["line"]
-(True, 0, [])
+>>> answer["holds"], answer["guaranteed"], answer["guaranteed_known"], answer["line"]
+(True, 0, True, [])
 >>> answer["message"]
 'The claim holds: Rana can make sure of at least 0 from here (he takes no more tricks \
 whatever the others do).'
@@ -32,10 +35,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorekeeper.rules.cards import ALL_CARDS, KING_OF_HEARTS, Card, hand_mask
-from scorekeeper.rules.claims.core import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, ClaimResult
+from scorekeeper.rules.claims.core import (
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_TIME_LIMIT,
+    MAX_TIME_LIMIT,
+    ClaimResult,
+)
 from scorekeeper.rules.claims.position import (
     check_doubled,
     check_trick_position,
@@ -60,7 +68,27 @@ from scorekeeper.rules.wire import (
 __all__ = ["ClaimResult", "check_claim", "solve_claim", "solve_trix_claim"]
 
 JSON = dict[str, Any]
-_COMMON = {"rules", "contracts", "king", "dealer", "hands", "claim", "time_limit", "names"}
+
+
+class _Search(NamedTuple):
+    """When the search stops: at ``deadline`` (``time.monotonic()``), and ``exact`` seconds
+    after the claim is decided."""
+
+    deadline: float
+    exact: float
+
+
+_COMMON = {
+    "rules",
+    "contracts",
+    "king",
+    "dealer",
+    "hands",
+    "claim",
+    "time_limit",
+    "exact_time_limit",
+    "names",
+}
 _TRICK_ONLY = {"doubled", "current_trick", "leader", "hearts_broken"}
 _TRIX_ONLY = {"layout", "to_play", "out"}
 
@@ -77,19 +105,21 @@ def check_claim(body: Mapping[str, Any]) -> JSON:
         parse_seat(body["dealer"], "dealer")
     seat, min_score = _claim(required(body, "claim"))
     limit = _time_limit(body.get("time_limit"))
+    exact = _exact_time_limit(body.get("exact_time_limit"))
     names = parse_names(body.get("names"))
     hands = _hand_masks(parse_hands(required(body, "hands")))
-    deadline = time.monotonic() + limit
+    search = _Search(time.monotonic() + limit, exact)
     if trix:
-        result = _trix(rules, body, hands, seat, min_score, deadline, names)
+        result = _trix(rules, body, hands, seat, min_score, search, names)
     else:
-        result = _tricks(rules, contracts, body, hands, seat, min_score, deadline, names)
+        result = _tricks(rules, contracts, body, hands, seat, min_score, search, names)
     who = names[seat] if names else f"seat {seat}"
     verdict, english = claim_verdict(result, rules, contracts, who, min_score, limit, hands)
     return {
         "ok": True,
         "holds": result.holds,
         "guaranteed": result.guaranteed,
+        "guaranteed_known": result.exact_known,
         "line": ["pass" if c is None else str(ALL_CARDS[c]) for c in result.line],
         "decided": result.decided,
         "nodes": result.nodes,
@@ -105,7 +135,7 @@ def _tricks(
     hands: list[int],
     seat: int,
     min_score: int,
-    deadline: float,
+    search: _Search,
     names: Sequence[str] | None,
 ) -> ClaimResult:
     trick = [c.index for c in parse_card_list(body.get("current_trick") or [], "current_trick")]
@@ -118,8 +148,20 @@ def _tricks(
         )
     doubled = check_doubled(rules, contracts, parse_card_list(body.get("doubled") or [], "doubled"))
     check_trick_position(rules, contracts, hands, trick, leader, broken, names)
+    deadline, exact = search
     return solve_claim(
-        rules, contracts, 0, hands, trick, leader, doubled, seat, min_score, broken, deadline
+        rules,
+        contracts,
+        0,
+        hands,
+        trick,
+        leader,
+        doubled,
+        seat,
+        min_score,
+        broken,
+        deadline,
+        exact_seconds=exact,
     )
 
 
@@ -129,7 +171,7 @@ def _trix(
     hands: list[int],
     seat: int,
     min_score: int,
-    deadline: float,
+    search: _Search,
     names: Sequence[str] | None,
 ) -> ClaimResult:
     layout = Layout.from_dict(required(body, "layout"))
@@ -141,7 +183,10 @@ def _trix(
         order = [*out, next(s for s in range(4) if s not in out)]
         award = rules.sign * rules.values.trix[order.index(seat)]
         return ClaimResult(award >= min_score, award, [], True, 0)
-    return solve_trix_claim(rules, layout, hands, to_play, out, seat, min_score, deadline)
+    deadline, exact = search
+    return solve_trix_claim(
+        rules, layout, hands, to_play, out, seat, min_score, deadline, exact_seconds=exact
+    )
 
 
 def _to_play(body: Mapping[str, Any]) -> int:
@@ -243,6 +288,18 @@ def _time_limit(raw: object) -> float:
     if not ok or not 0 < raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
         message = f"“time_limit” must be a number of seconds above 0 and at most 60, not {raw!r}."
         raise MalformedError.one("bad_time_limit", message, field="time_limit", value=repr(raw))
+    return float(raw)  # type: ignore[arg-type]
+
+
+def _exact_time_limit(raw: object) -> float:
+    if raw is None:
+        return DEFAULT_EXACT_LIMIT
+    ok = isinstance(raw, int | float) and not isinstance(raw, bool)
+    if not ok or not 0 <= raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
+        message = f"“exact_time_limit” must be a number of seconds from 0 to 60, not {raw!r}."
+        raise MalformedError.one(
+            "bad_exact_time_limit", message, field="exact_time_limit", value=repr(raw)
+        )
     return float(raw)  # type: ignore[arg-type]
 
 

@@ -161,6 +161,7 @@ def solve_claim(
     *,
     doubled_holders: Mapping[int, int] | None = None,
     options: SearchOptions = ALL_ON,
+    exact_seconds: float | None = None,
 ) -> ClaimResult:
     """Adjudicate a claim in a trick contract (double-dummy, three against one).
 
@@ -171,6 +172,8 @@ def solve_claim(
     ``time.monotonic()`` value (default: 20 s from now). ``king`` does not
     change the rest of a deal; it is accepted for symmetry with the checks.
     ``options`` switch the speed-ups (tests compare each one off and on).
+    ``exact_seconds``: once the claim is decided, how long its exact value is
+    sought (None: until the deadline; see :func:`~.core.adjudicate`).
     """
     del king
     when = deadline_after(None) if deadline is None else deadline
@@ -187,7 +190,7 @@ def solve_claim(
         doubled_holders=doubled_holders,
         options=options,
     )
-    return adjudicate(search, min_score, when, options.verdict_first)
+    return adjudicate(search, min_score, options.verdict_first, exact_seconds)
 
 
 def trick_search(

@@ -271,9 +271,13 @@ def solve_trix_claim(
     seat: int,
     min_score: int | None,
     deadline: float | None = None,
+    *,
+    exact_seconds: float | None = None,
 ) -> ClaimResult:
     """Adjudicate a Trix claim: ``hands`` still held (bit sets), ``out`` the seats already
-    out in order, ``to_play`` whose turn it is, ``deadline`` a ``time.monotonic()`` value.
+    out in order, ``to_play`` whose turn it is, ``deadline`` a ``time.monotonic()`` value,
+    ``exact_seconds`` how long the exact value is sought once the claim is decided (None:
+    until the deadline; see :func:`~.core.adjudicate`).
 
     The layout is implied by the hands (every card not held is laid out); it is
     taken for the checks and for symmetry with the JSON body.
@@ -281,4 +285,4 @@ def solve_trix_claim(
     del layout
     when = deadline_after(None) if deadline is None else deadline
     search = TrixSearch(rules, hands, to_play, out, seat, when)
-    return adjudicate(search, min_score, when)
+    return adjudicate(search, min_score, exact_seconds=exact_seconds)

@@ -9,8 +9,11 @@ A posted claim is judged outside the request threads
 (:mod:`~scorekeeper.web.disputes.jobs`, :mod:`~scorekeeper.web.disputes.pool`):
 the post redirects to the claim's page, ``/disputes/claims/<id>``, which
 shows its progress (refreshing itself; ``static/claims.js`` follows it
-without reloads) and then the answer. The engine's checks (``check_redeal``,
-``check_claim``) do the judging.
+without reloads) and then the answer, as soon as the claim is decided. When
+its exact value was not found in the short time it is given after the ruling
+(``CLAIM_EXACT_SECONDS``), the page offers to work it out: the same claim
+again as a new job, its exact value sought for its whole time limit. The
+engine's checks (``check_redeal``, ``check_claim``) do the judging.
 """
 
 from __future__ import annotations
@@ -239,6 +242,16 @@ def claim_job(job_id: str) -> Response:
     return response
 
 
+@bp.post("/disputes/claims/<job_id>/exact")
+def claim_job_exact(job_id: str) -> Page:
+    """A decided claim judged again, its exact value sought for the whole time limit."""
+    job = _job_or_404(job_id)
+    body = {**job.body, "exact_time_limit": job.limit}
+    new_id, done = jobs.start(body, job.form, pool.app_limits(), pool.client_address())
+    done.wait(PAGE_WAIT)
+    return redirect(url_for("web.claim_job", job_id=new_id, _anchor="verdict"), 303)
+
+
 @bp.get("/disputes/claims/<job_id>/status")
 def claim_job_status(job_id: str) -> Response:
     """Where a claim is, for the page's script: its state, the seconds spent and its words."""
@@ -299,7 +312,14 @@ def _claim_page(
         card=Card.parse,
         job=job,
         progress=_progress(job),
+        exact_more=job is not None and _exact_budget(job) < job.limit,
     ), status
+
+
+def _exact_budget(job: jobs.Job) -> float:
+    """How long the job's exact value was sought once its claim was decided."""
+    asked = job.body.get("exact_time_limit")
+    return pool.app_limits().exact_seconds if asked is None else float(asked)
 
 
 def _progress(job: jobs.Job | None) -> Progress | None:

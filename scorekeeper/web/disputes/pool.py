@@ -28,11 +28,15 @@ worker of it), counted with the lock files of :func:`~scorekeeper.web.workers.ho
   for the tables' pages; beyond that, a 503.
 
 A search has its own time limit (the claim's ``time_limit``): the engine then
-answers "not decided in time", never a guess. Should its process still be busy
-well past that limit, it is killed and the answer is the same. A search whose
-asker has gone (the API's client closed its connection; nobody looks at the
-progress page any more) is killed at once: :class:`ClaimUnavailable`
-``"cancelled"``, and its slot is free for the next claim.
+answers "not decided in time", never a guess. Once the claim is decided, its
+exact value is sought for at most ``CLAIM_EXACT_SECONDS`` (default
+:data:`~scorekeeper.rules.claims.core.DEFAULT_EXACT_LIMIT`, 2 s), unless the
+claim asks for another ``exact_time_limit``: the ruling does not wait for the
+limit. Should its process still be busy well past that limit, it is killed
+and the answer is the same. A search whose asker has gone (the API's client
+closed its connection; nobody looks at the progress page any more) is killed
+at once: :class:`ClaimUnavailable` ``"cancelled"``, and its slot is free for
+the next claim.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from typing import Any
 from flask import current_app, request
 
 from scorekeeper.rules.claims.check import ClaimResult, claim_verdict
-from scorekeeper.rules.claims.core import DEFAULT_TIME_LIMIT, LINE_GRACE
+from scorekeeper.rules.claims.core import DEFAULT_EXACT_LIMIT, DEFAULT_TIME_LIMIT, LINE_GRACE
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.web import workers
@@ -88,6 +92,7 @@ SETTINGS = {
     "CLAIM_PER_CLIENT": int,
     "CLAIM_QUEUE_WAIT": float,
     "CLAIM_WAITING_THREADS": int,
+    "CLAIM_EXACT_SECONDS": float,
 }
 
 
@@ -117,12 +122,15 @@ class ClaimLimits:
     queue_wait: float = QUEUE_WAIT
     waiting_threads: int = 2
     module: str = SOLVER_MODULE
+    exact_seconds: float = DEFAULT_EXACT_LIMIT
+    """How long a decided claim's exact value is sought (its ``exact_time_limit``)."""
 
 
 def config_from_env(overrides: dict[str, Any]) -> dict[str, Any]:
     """The claim settings the environment gives (``CLAIM_SLOTS=4``…), as numbers;
     ``CLAIM_SOLVER_MODULE`` names another solver (the tests' slow one)."""
-    settings = workers.settings_from_env(SETTINGS, overrides, frozenset({"CLAIM_QUEUE"}))
+    zero_allowed = frozenset({"CLAIM_QUEUE", "CLAIM_EXACT_SECONDS"})
+    settings = workers.settings_from_env(SETTINGS, overrides, zero_allowed)
     module = os.environ.get("CLAIM_SOLVER_MODULE", "").strip()
     if module and "CLAIM_SOLVER_MODULE" not in overrides:
         settings["CLAIM_SOLVER_MODULE"] = module
@@ -140,6 +148,7 @@ def limits_from(config: Any, folder: Path) -> ClaimLimits:
         queue_wait=float(config.get("CLAIM_QUEUE_WAIT") or QUEUE_WAIT),
         waiting_threads=int(config.get("CLAIM_WAITING_THREADS") or max(1, threads // 2)),
         module=str(config.get("CLAIM_SOLVER_MODULE") or SOLVER_MODULE),
+        exact_seconds=float(config.get("CLAIM_EXACT_SECONDS", DEFAULT_EXACT_LIMIT)),
     )
 
 
@@ -387,7 +396,9 @@ def _search(
     body: dict[str, Any], limits: ClaimLimits, wanted: Callable[[], bool] | None
 ) -> dict[str, Any]:
     deadline = time.monotonic() + time_limit(body) + LINE_GRACE + OVERRUN
-    payload = json.dumps(body).encode()
+    exact = body.get("exact_time_limit")  # the claim's own, else the server's
+    job = {**body, "exact_time_limit": limits.exact_seconds if exact is None else exact}
+    payload = json.dumps(job).encode()
     try:
         tag, answer = SOLVERS.run(
             lambda child: child.call(b"J", payload, deadline, wanted), limits.module
@@ -421,6 +432,7 @@ def undecided(limit: float) -> dict[str, Any]:
         "ok": True,
         "holds": None,
         "guaranteed": None,
+        "guaranteed_known": False,
         "line": [],
         "decided": False,
         "nodes": 0,

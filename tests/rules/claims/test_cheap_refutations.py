@@ -36,7 +36,7 @@ def run(
 ) -> tuple[ClaimResult, int]:
     """The claim adjudicated, and how many budgeted searches ran out on the way."""
     search = search_of(pos, seat, options=options)
-    return adjudicate(search, claim, None, options.verdict_first), search.overruns
+    return adjudicate(search, claim, options.verdict_first), search.overruns
 
 
 @pytest.mark.usefixtures("tiny_budgets")
