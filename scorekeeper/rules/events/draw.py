@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
@@ -464,8 +464,3 @@ def repeats_lower_bound(rounds: Sequence[Round]) -> int:
     others = len(everyone) - 1
     excess = sum(max(0, 3 * k - others) for k in seated.values())
     return (excess + 1) // 2
-
-
-def sit_out_counts(rounds: Sequence[Round]) -> Mapping[str, int]:
-    """How often each player sat out (or missed a round)."""
-    return Meetings.of(rounds).sat_out

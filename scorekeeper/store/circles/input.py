@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 
 from scorekeeper.rules.errors import IllegalError, Problem, ProblemList
 from scorekeeper.store.circles.errors import CircleRefusal
@@ -98,14 +97,3 @@ def clean_emoji(raw: object) -> str | None:
 def name_key(name: str) -> str:
     """The name as the circle compares names: case-folded."""
     return name.casefold()
-
-
-def find_duplicates(names: Sequence[str]) -> list[str]:
-    """Names that appear twice, ignoring case."""
-    seen: set[str] = set()
-    twice: list[str] = []
-    for name in names:
-        if name_key(name) in seen:
-            twice.append(name)
-        seen.add(name_key(name))
-    return twice
