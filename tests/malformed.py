@@ -237,9 +237,13 @@ ENDPOINTS: list[Endpoint] = [
         [{"player": "Rana", "substitute": "Hadi"}],
     ),
     Endpoint("POST", "/api/v1/events/{event}/rounds/1/redraw", "director", [{"player": "Rana"}]),
-    Endpoint(  # last: a closed event refuses the rest
+    Endpoint("POST", "/api/v1/events/{event}/co-director", "director"),
+    Endpoint("DELETE", "/api/v1/events/{event}/co-director", "director"),
+    Endpoint("POST", "/api/v1/events/{event}/rounds/1/undo", "director"),
+    Endpoint(  # a closed event refuses the rest, until it is opened again
         "POST", "/api/v1/events/{event}/close", "director"
     ),
+    Endpoint("POST", "/api/v1/events/{event}/reopen", "director"),
     Endpoint(
         "POST",
         "/api/v1/circles",

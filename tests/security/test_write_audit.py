@@ -70,6 +70,14 @@ AUDIT = [
     Row("web.lock_event_round", "POST", "director"),
     Row("api_events.close_event", "POST", "director"),
     Row("web.close_club_night", "POST", "director"),
+    Row("api_events.reopen_event", "POST", "director"),
+    Row("web.reopen_club_night", "POST", "director"),
+    Row("api_events.undo_draw", "POST", "director"),
+    Row("web.undo_event_draw", "POST", "director"),
+    Row("api_events.give_co_director", "POST", "director"),
+    Row("web.give_co_director", "POST", "director"),
+    Row("api_events.revoke_co_director", "DELETE", "director"),
+    Row("web.revoke_co_director", "POST", "director"),
     Row("api_events.add_player", "POST", "director"),
     Row("web.add_event_player", "POST", "director"),
     Row("api_events.player_leaves", "POST", "director"),
@@ -104,6 +112,7 @@ AUDIT = [
 NOT_AUDITED = {
     "api.check": "computes an answer; writes nothing",
     "web.claim": "judges a claim in the claim pool; writes nothing stored",
+    "web.claim_job_exact": "judges a claim again, for its exact value; writes nothing stored",
     "i18n.set_language": "a cookie",
     "i18n.set_theme": "a cookie",
     "i18n.set_digits": "a cookie",
@@ -293,6 +302,11 @@ def _body(row: Row, w: World) -> dict[str, Any]:
         "web.edit_deal": {"version": "2", "kh_taker": "2", "kh_doubled_by": ""},
         "web.undo": {"version": "2", "confirm": "yes"},
         "web.record_redeal": {"version": "2", "kind": "misdeal"},
+        "web.close_club_night": {"confirm": "yes"},
+        "web.reopen_club_night": {"confirm": "yes"},
+        "web.undo_event_draw": {"confirm": "yes"},
+        "web.give_co_director": {"confirm": "yes"},
+        "web.revoke_co_director": {"confirm": "yes"},
     }
     return api.get(row.endpoint) or form.get(row.endpoint) or {}
 

@@ -228,6 +228,8 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.event_board_live": ("/events/{id}/board/live", 404, "text/html"),
     "web.event_table_qr": ("/events/{id}/tables/{id}/qr.svg", 403, "text/html"),
     "web.event_cards": ("/events/{id}/cards.pdf", 403, "text/html"),
+    "web.event_link_qr": ("/events/{id}/qr/direct.svg", 403, "text/html"),
+    "web.events_list": ("/events", 200, "text/html"),
     "web.event_results": ("/events/{id}/results.pdf", 404, "text/html"),
     "api_events.get_event": ("/api/v1/events/{id}", 404, "application/json"),
     # Circles: a real circle (made through the served API); this browser has no rights over

@@ -2,8 +2,8 @@
 
 The counters live in the app's database (scorekeeper.store.rate_counters), so a
 burst spread over every worker meets one limit, not one per worker. Measured
-with the README's settings (60 writes per minute per address and game, 10
-failed token checks per minute per address and game); the figures are printed.
+with 12 writes per minute per address and game, and the README's 10 failed token
+checks per minute per address and game; the figures are printed.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ pytestmark = pytest.mark.served
 
 BURST = 150
 THREADS = 6
-WRITES_PER_MINUTE = 60
+WRITES_PER_MINUTE = 12
+"""Below the README's 60 so that the burst's misdeals, at most this plus one per thread,
+stay within the 20 redeals a deal may take in a row (R8)."""
 TOKEN_CHECKS_PER_MINUTE = 10
 LIMITS_ON = {"RATELIMIT_ENABLED": "1"}
+FEWER_WRITES = {**LIMITS_ON, "RATELIMIT_WRITES": f"{WRITES_PER_MINUTE}/minute"}
 
 
 def _misdeal(client: object, game_id: str, token: str) -> int:
@@ -38,7 +41,7 @@ def _misdeal(client: object, game_id: str, token: str) -> int:
 def test_a_burst_of_writes_meets_one_limit_across_workers(
     database_url: str, serve: Callable[..., Server]
 ) -> None:
-    server = serve(database_url, workers=3, threads=4, env=LIMITS_ON)
+    server = serve(database_url, workers=3, threads=4, env=FEWER_WRITES)
     game_id, token, _state = server.client().new_game()
     statuses: Counter[int] = Counter()
     lock = threading.Lock()

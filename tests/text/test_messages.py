@@ -471,6 +471,7 @@ def claim_cases() -> Iterator[Callable[[], object]]:
             seats = {**hands, "2": ["QS", "JS"], "3": ["TS", "9S"]}
             changes = {"rules": rules, "contracts": contracts, "current_trick": trick}
             bodies.append(claim_body(names, hands=seats, **changes))
+        bodies.append({**claim_body(names), "exact_time_limit": 61})
         for body in bodies:
             yield lambda b=body: check_claim(b)
 

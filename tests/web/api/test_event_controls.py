@@ -9,7 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from scorekeeper.store.events import controls as event_controls
-from scorekeeper.store.events import table_token
+from scorekeeper.store.events.services import table_token
 from tests.web.api.test_events import EIGHT, Event, deal, kingdom
 
 

@@ -64,7 +64,7 @@ def test_a_nights_pdfs_are_rendered_once_per_version_of_its_data(
     client: FlaskClient, renders: list[str]
 ) -> None:
     night = create_night(client)
-    client.post(f"/events/{night}/draw")
+    client.post(f"/events/{night}/draw", data={"confirm": "yes"})
     for _ in range(2):
         assert client.get(f"/events/{night}/results.pdf").status_code == 200
         assert client.get(f"/events/{night}/cards.pdf?lang=zz").status_code == 200
@@ -158,7 +158,7 @@ def test_a_nights_table_cards_carry_a_link_the_players_can_open(
     """Only the director may ask for them: without PUBLIC_URL they take the host the
     director reached the server by (and are kept per host); with it, PUBLIC_URL."""
     night = create_night(client)
-    client.post(f"/events/{night}/draw")
+    client.post(f"/events/{night}/draw", data={"confirm": "yes"})
     text = pdfs.text(client.get(f"/events/{night}/cards.pdf").data)  # type: ignore[attr-defined]
     assert "http://localhost/games/" in text
     app.config["PUBLIC_URL"] = "https://trix.example.org"
