@@ -69,7 +69,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper.web import bodies, hardening, limits, streams, unchanged
+    from scorekeeper.web.live import streams, unchanged
+    from scorekeeper.web.server import bodies, hardening, limits
 
     hardening.init_app(app)
     limits.init_app(app)
@@ -83,8 +84,9 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper.web import bodies, hardening, streams
     from scorekeeper.web.disputes import pool
+    from scorekeeper.web.live import streams
+    from scorekeeper.web.server import bodies, hardening
     from scorekeeper.web.sheets import renderer
 
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}

@@ -58,12 +58,12 @@ from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error, translate_problems
 from scorekeeper.web.disputes.pool import ClaimUnavailable
-from scorekeeper.web.fragments import ERROR_PAGE_KEY
-from scorekeeper.web.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
+from scorekeeper.web.live.streams import StreamsFull
 from scorekeeper.web.offline import page_writes
+from scorekeeper.web.server.fragments import ERROR_PAGE_KEY
+from scorekeeper.web.server.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
 from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
 from scorekeeper.web.sheets.renderer import SheetUnavailable
-from scorekeeper.web.streams import StreamsFull
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -354,7 +354,7 @@ def _http_message(exc: HTTPException) -> str:
 def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     """Any HTTP error (routing's 404 and 405 included): JSON under /api/, a page elsewhere.
 
-    A refused edit token past the token limit becomes a 429 (:mod:`scorekeeper.web.limits`):
+    A refused edit token past the token limit becomes a 429 (:mod:`scorekeeper.web.server.limits`):
     counted here, where every refusal passes, so that a right token is never held back.
     """
     if token_refusal_past_limit(exc.code or 500):

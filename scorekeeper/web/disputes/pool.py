@@ -2,9 +2,9 @@
 
 A claim's search may take many seconds of CPU. It runs in a solver process
 (:mod:`scorekeeper.web.disputes.solver`, kept by each web worker for its next
-claims: :class:`~scorekeeper.web.workers.ProcessPool`), never in a request
+claims: :class:`~scorekeeper.web.server.workers.ProcessPool`), never in a request
 thread, and within bounds that hold for the whole server (every gunicorn
-worker of it), counted with the lock files of :func:`~scorekeeper.web.workers.hold_slot`:
+worker of it), counted with the lock files of :func:`~scorekeeper.web.server.workers.hold_slot`:
 
 - **Running**: at most ``CLAIM_SLOTS`` searches at once (default: one fewer than the
   cores, at least one: :data:`SLOTS`).
@@ -15,7 +15,7 @@ worker of it), counted with the lock files of :func:`~scorekeeper.web.workers.ho
   beside its place.
 - **Per client**: at most ``CLAIM_PER_CLIENT`` claims (default 1) of one client
   running or waiting; beyond that, a 429. A client is an address, an IPv6 /64
-  (:func:`~scorekeeper.web.workers.client_of`): three clients hold three of the
+  (:func:`~scorekeeper.web.server.workers.client_of`): three clients hold three of the
   server's places, never all of them (by default at least five: :data:`QUEUE`).
 - **Per game**: one claim at a time for one game (a claim posted from a game's
   pages); another one meanwhile is a 429.
@@ -62,9 +62,9 @@ from scorekeeper.rules.claims.check import ClaimResult, claim_verdict
 from scorekeeper.rules.claims.core import DEFAULT_EXACT_LIMIT, DEFAULT_TIME_LIMIT, LINE_GRACE
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.web import workers
 from scorekeeper.web.disputes.solver import decode_refusal, encode_refusal
-from scorekeeper.web.workers import ChildStopped, NoSlot, ProcessPool
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.workers import ChildStopped, NoSlot, ProcessPool
 
 log = logging.getLogger(__name__)
 
@@ -493,5 +493,5 @@ def app_limits() -> ClaimLimits:
 
 def client_address() -> str:
     """Whose claims these are: the address the proxies in front are trusted to give, an
-    IPv6 address by its /64 (:func:`~scorekeeper.web.workers.client_of`)."""
+    IPv6 address by its /64 (:func:`~scorekeeper.web.server.workers.client_of`)."""
     return workers.client_of(request.remote_addr)
