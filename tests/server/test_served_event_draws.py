@@ -4,6 +4,7 @@ PostgreSQL: each method named at creation draws its rounds accordingly."""
 from __future__ import annotations
 
 import itertools
+import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from scorekeeper.rules.events.rotations import rotation_round
 from tests.server.serving import Client, Server
 from tests.server.test_served_events import create_event, draw, play_tables
+from tests.server.test_served_forms import NEW_EVENT, TOKEN, Browser
 
 pytestmark = pytest.mark.served
 
@@ -82,3 +84,27 @@ def test_served_an_unknown_draw_or_a_rotation_for_10_is_refused_naming_draw(
     assert status == 422, answer
     assert answer["errors"][0]["field"] == "draw"
     assert answer["errors"][0]["code"] == code
+
+
+def test_served_the_new_night_form_chooses_the_draw_method_and_the_page_says_it(
+    serve: Serve, database_url: str
+) -> None:
+    server = serve(database_url)
+    director = Browser(server)
+    _, _, page = director.request("GET", "/events/new")
+    assert 'data-testid="event-draw"' in page and 'value="rotation"' in page
+    form = {**NEW_EVENT, "draw": "rotation", "csrf_token": TOKEN.findall(page)[0]}
+    status, headers, _ = director.request("POST", "/events/new", form)
+    assert status == 302, status
+    event_path = urllib.parse.urlsplit(headers["location"]).path
+    _, _, page = director.request("GET", event_path)
+    assert "Rounds follow a fixed rotation" in page
+    event_id = event_path.rstrip("/").rsplit("/", 1)[-1]
+    assert event_of(server.client(), event_id)["draw"] == "rotation"
+    # Ten players have no rotation: the form comes back with the reason by its field.
+    _, _, page = director.request("GET", "/events/new")
+    ten = "\n".join(PLAYERS[:10])
+    bad = {**form, "players": ten, "csrf_token": TOKEN.findall(page)[0]}
+    status, _, page = director.request("POST", "/events/new", bad)
+    assert status == 422
+    assert "A fixed rotation is for 8, 12 or 16 players; there are 10." in page

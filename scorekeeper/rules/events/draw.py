@@ -9,7 +9,8 @@ the seed with the round). The night's :class:`DrawMethod` says how:
   together (:mod:`~scorekeeper.rules.events.grouping`): when a player must sit
   out among several equally entitled, the one whose seat would repeat a
   tablemate sits out, so that the round adds as few repeats as possible (the
-  fewest there are, up to 16 players at tables);
+  fewest there are, up to 16 players at tables, within a search budget that only
+  dense late rounds reach);
 - **swiss**: from round 2, tables of consecutive places in the standings (the
   first four together, and so on), a player swapped with the next table where
   that avoids a repeat;
