@@ -369,7 +369,7 @@ class ExactSearch:
             bench.append(x)
             self._search(rest, cost, groups, bench)
             bench.pop()
-        if (rest & ~self.eligible).bit_count() + (rest & self.eligible).bit_count() >= 3 + left:
+        if rest.bit_count() >= TABLE_SIZE - 1 + left:  # room for his table and the bench
             self._tables_of(x, rest, cost, groups, bench)
         if self.nodes <= NODE_BUDGET:  # searched through: nothing cheaper from here
             self.floor[free] = max(self.floor[free], self.best_cost - cost)
