@@ -682,6 +682,7 @@ _EVENTS: dict[str, Template] = {  # club nights: rules/events/, store/event*.py
     "event_flag": N_("“%(what)s” must be true or false."),
     "event_number": N_("“%(what)s” must be a whole number from %(low)d to %(high)d."),
     "event_choice": N_("“%(what)s” must be one of %(allowed)s."),
+    "event_rotation_size": N_("A fixed rotation is for 8, 12 or 16 players; there are %(count)d."),
     # store/events/services.py, store/events/results.py
     "event_all_rounds_drawn": N_(
         "No round is left to draw: all the planned rounds (%(count)d) have been drawn."

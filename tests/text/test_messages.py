@@ -689,6 +689,7 @@ def event_cases() -> Iterator[Callable[[], object]]:
         {"circle": 5}, {"name": ""}, {"players": "A"}, {"partnership": 1}, {"rounds": 0},
         {"round": "x"}, {"round": "kingdom", "rules": {"kingdoms": 4}},
         {"partnership": True, "rules": {"partnership": False}},
+        {"draw": "random"}, {"draw": "rotation"},
     ):  # fmt: skip
         yield lambda b=bad: parse_new_event_body({**base, **b})
 

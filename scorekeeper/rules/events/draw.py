@@ -2,18 +2,28 @@
 
 A round is drawn from the players present, the rounds already played and a
 seed, so the same inputs always give the same tables (the director prints
-the seed with the round). The draw
+the seed with the round). The night's :class:`DrawMethod` says how:
 
-- seats every present player once, or lets him sit out when the players are
-  not a multiple of four; sit-outs go to those who have sat out least (a round
-  a player missed counts as one), so nobody sits out twice before everyone
-  has once;
-- keeps apart players who already shared a table, as far as it can: it adds
-  as few repeated tablemates as possible. Up to 12 seated players every
-  partition into tables is tried, so the round is the best there is; above
-  that a greedy fill is improved by swaps between tables;
-- in a partnership event, seats partners opposite each other (seats 0 and 2,
-  1 and 3) and avoids partnering two players twice before anything else.
+- **avoid repeats** (the default): the tables are drawn by lot, keeping apart
+  players who already shared a table. Who sits out and the tables are chosen
+  together (:mod:`~scorekeeper.rules.events.grouping`): when a player must sit
+  out among several equally entitled, the one whose seat would repeat a
+  tablemate sits out, so that the round adds as few repeats as possible (the
+  fewest there are, up to 16 players at tables, within a search budget that only
+  dense late rounds reach);
+- **swiss**: from round 2, tables of consecutive places in the standings (the
+  first four together, and so on), a player swapped with the next table where
+  that avoids a repeat;
+- **rotation**: a schedule fixed in advance for 8, 12 or 16 players
+  (:mod:`~scorekeeper.rules.events.rotations`), where every pair meets as evenly
+  as the count allows; with another count present, the round avoids repeats.
+
+Whatever the method, every present player is seated once or sits out when the
+players are not a multiple of four; sit-outs go to those who have sat out least
+(a round a player missed counts as one), so nobody sits out twice before
+everyone has once. In a partnership event partners sit opposite each other
+(seats 0 and 2, 1 and 3), and a repeated partnership weighs more than any
+number of repeated tablemates.
 
 >>> players = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad", "Dana"]
 >>> first = draw_round(players, [], seed=42)
@@ -28,21 +38,37 @@ True
 
 from __future__ import annotations
 
+import enum
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
-
-TABLE_SIZE = 4
-EXACT_LIMIT = 12
-"""Seated players up to which every partition into tables is tried."""
-PARTNER_WEIGHT = 1000
-"""A repeated partnership outweighs any number of repeated tablemates."""
-SWAP_PASSES = 8
+from scorekeeper.rules.events import rotations
+from scorekeeper.rules.events.grouping import (
+    TABLE_SIZE,
+    Bench,
+    Meetings,
+    pairing_cost,
+    pairings,
+    split_pool,
+    table_cost,
+)
 
 Four = tuple[str, str, str, str]
+SWISS_PASSES = 4
+
+
+class DrawMethod(enum.Enum):
+    """How a night's rounds are drawn."""
+
+    AVOID_REPEATS = "avoid_repeats"
+    """By lot, keeping apart players who already shared a table (the default)."""
+    SWISS = "swiss"
+    """From round 2, players of neighbouring places in the standings at one table."""
+    ROTATION = "rotation"
+    """A schedule fixed in advance for 8, 12 or 16 players."""
 
 
 @dataclass(frozen=True)
@@ -71,43 +97,6 @@ class Round:
         return tuple(name for table in self.tables for name in table.seats)
 
 
-@dataclass
-class Meetings:
-    """Who has shared a table (and partnered) with whom, counted over past rounds."""
-
-    tablemates: dict[str, dict[str, int]] = field(default_factory=dict)
-    partners: dict[str, dict[str, int]] = field(default_factory=dict)
-    sat_out: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, history: Sequence[Round]) -> Meetings:
-        """The counts of ``history``; a round a player missed counts as a sit-out."""
-        meetings = cls()
-        everyone = {name for r in history for name in (*r.seated, *r.sitting_out)}
-        for played in history:
-            seated = set(played.seated)
-            for name in everyone - seated:
-                meetings.sat_out[name] = meetings.sat_out.get(name, 0) + 1
-            for table in played.tables:
-                for a, b in itertools.combinations(table.seats, 2):
-                    _count(meetings.tablemates, a, b)
-                for a, b in table.partners():
-                    _count(meetings.partners, a, b)
-        return meetings
-
-    def met(self, a: str, b: str) -> int:
-        return self.tablemates.get(a, {}).get(b, 0)
-
-    def partnered(self, a: str, b: str) -> int:
-        return self.partners.get(a, {}).get(b, 0)
-
-
-def _count(counts: dict[str, dict[str, int]], a: str, b: str) -> None:
-    row_a, row_b = counts.setdefault(a, {}), counts.setdefault(b, {})
-    row_a[b] = row_a.get(b, 0) + 1
-    row_b[a] = row_b.get(a, 0) + 1
-
-
 def round_seed(seed: int, number: int) -> str:
     """The seed a round is drawn with: the event's seed and the round's number.
 
@@ -118,21 +107,115 @@ def round_seed(seed: int, number: int) -> str:
 
 
 def draw_round(
-    present: Sequence[str], history: Sequence[Round], seed: int, *, partnership: bool = False
+    present: Sequence[str],
+    history: Sequence[Round],
+    seed: int,
+    *,
+    partnership: bool = False,
+    method: DrawMethod = DrawMethod.AVOID_REPEATS,
+    standings: Sequence[str] = (),
 ) -> Round:
-    """The next round for the players ``present``, after the rounds of ``history``."""
+    """The next round for the players ``present``, after the rounds of ``history``.
+
+    ``standings`` (the players from first to last) orders the tables of a Swiss draw.
+    """
     check_present(present)
     number = len(history) + 1
     rng = random.Random(round_seed(seed, number))
     meetings = Meetings.of(history)
-    out = choose_sit_outs(present, meetings, rng)
-    seated = [name for name in present if name not in set(out)]
-    groups = group_tables(seated, meetings, rng, partnership)
+    out: list[str] = []
+    if method is DrawMethod.ROTATION and rotations.schedule(len(present)):
+        groups = rotations.rotation_round(present, seed, number)
+    elif method is DrawMethod.SWISS and history:
+        groups, out = swiss_tables(present, meetings, standings, partnership)
+    else:
+        groups, out = seat_pool(present, meetings, rng, partnership)
     tables = tuple(
         Table(i + 1, seat_order(group, meetings, rng, partnership))
         for i, group in enumerate(groups)
     )
     return Round(number, round_seed(seed, number), tables, tuple(out))
+
+
+def sit_out_rule(present: Sequence[str], meetings: Meetings) -> tuple[list[str], Bench]:
+    """Who must sit out (sat out fewer times than anyone else who could), and the bench
+    still to fill from the players equally entitled to sit out.
+
+    >>> forced, bench = sit_out_rule(list("ABCDEF"), Meetings(sat_out={"A": 1, "B": 1}))
+    >>> forced, bench.size, sorted(bench.eligible)
+    ([], 2, ['C', 'D', 'E', 'F'])
+    """
+    count = len(present) % TABLE_SIZE
+    if not count:
+        return [], Bench()
+    times = {name: meetings.sat_out.get(name, 0) for name in present}
+    line = sorted(times.values())[count - 1]
+    forced = [name for name in present if times[name] < line]
+    tied = frozenset(name for name in present if times[name] == line)
+    return forced, Bench(count - len(forced), tied)
+
+
+def seat_pool(
+    present: Sequence[str], meetings: Meetings, rng: random.Random, partnership: bool
+) -> tuple[list[list[str]], list[str]]:
+    """The tables and sit-outs of an avoid-repeats draw, chosen together."""
+    forced, bench = sit_out_rule(present, meetings)
+    pool = [name for name in present if name not in set(forced)]
+    split = split_pool(pool, bench, meetings, rng, partnership)
+    benched = set(forced) | set(split.bench)
+    return split.groups, [name for name in present if name in benched]
+
+
+def swiss_tables(
+    present: Sequence[str], meetings: Meetings, standings: Sequence[str], partnership: bool
+) -> tuple[list[list[str]], list[str]]:
+    """Tables of consecutive places; the sit-outs, among the equally entitled, are the
+    lowest placed (as a Swiss tournament gives its bye)."""
+    place = {name: i for i, name in enumerate(standings)}
+    ranked = sorted(present, key=lambda name: place.get(name, len(place)))
+    forced, bench = sit_out_rule(present, meetings)
+    last_first = [name for name in reversed(ranked) if name in bench.eligible]
+    out = set(forced) | set(last_first[: bench.size])
+    seated = [name for name in ranked if name not in out]
+    groups = [seated[i : i + TABLE_SIZE] for i in range(0, len(seated), TABLE_SIZE)]
+    avoid_repeats_nearby(groups, meetings, partnership, place)
+    return groups, [name for name in present if name in out]
+
+
+def avoid_repeats_nearby(
+    groups: list[list[str]], meetings: Meetings, partnership: bool, place: dict[str, int]
+) -> None:
+    """Swap a player with one of the next table while that lowers the two tables'
+    repeats, the swap of the closest places first (so the tables stay near the standings)."""
+    for _ in range(SWISS_PASSES):
+        improved = False
+        for i in range(len(groups) - 1):
+            improved |= _best_neighbour_swap(groups, i, meetings, partnership, place)
+        if not improved:
+            return
+
+
+def _best_neighbour_swap(
+    groups: list[list[str]],
+    i: int,
+    meetings: Meetings,
+    partnership: bool,
+    place: dict[str, int],
+) -> bool:
+    upper, lower = groups[i], groups[i + 1]
+    now = table_cost(upper, meetings, partnership) + table_cost(lower, meetings, partnership)
+    best: tuple[int, int, list[str], list[str]] | None = None
+    for a, b in itertools.product(range(TABLE_SIZE), range(TABLE_SIZE)):
+        up, low = list(upper), list(lower)
+        up[a], low[b] = low[b], up[a]
+        cost = table_cost(up, meetings, partnership) + table_cost(low, meetings, partnership)
+        gap = abs(place.get(upper[a], 0) - place.get(lower[b], 0))
+        if cost < now and (best is None or (cost, gap) < (best[0], best[1])):
+            best = (cost, gap, up, low)
+    if best is None:
+        return False
+    groups[i], groups[i + 1] = best[2], best[3]
+    return True
 
 
 def check_present(present: Sequence[str]) -> None:
@@ -156,164 +239,6 @@ def check_present(present: Sequence[str]) -> None:
         seen.add(name.casefold())
 
 
-def choose_sit_outs(present: Sequence[str], meetings: Meetings, rng: random.Random) -> list[str]:
-    """The players sitting out: those who sat out least, drawn by lot among equals."""
-    count = len(present) % TABLE_SIZE
-    order = list(present)
-    rng.shuffle(order)
-    order.sort(key=lambda name: meetings.sat_out.get(name, 0))
-    return order[:count]
-
-
-# --- grouping into tables ---------------------------------------------------------------------
-
-
-def table_cost(group: Sequence[str], meetings: Meetings, partnership: bool) -> int:
-    """Repeated tablemates the group would add, plus repeated partnerships (weighted)."""
-    cost = sum(meetings.met(a, b) for a, b in itertools.combinations(group, 2))
-    if partnership and len(group) == TABLE_SIZE:
-        cost += PARTNER_WEIGHT * min(_pairing_cost(p, meetings) for p in _pairings(group))
-    return cost
-
-
-def _pairings(group: Sequence[str]) -> Iterator[tuple[tuple[str, str], tuple[str, str]]]:
-    """The three ways to split four players into two partnerships."""
-    a, b, c, d = group
-    yield (a, b), (c, d)
-    yield (a, c), (b, d)
-    yield (a, d), (b, c)
-
-
-def _pairing_cost(pairing: tuple[tuple[str, str], tuple[str, str]], meetings: Meetings) -> int:
-    return sum(meetings.partnered(x, y) for x, y in pairing)
-
-
-def group_tables(
-    seated: Sequence[str], meetings: Meetings, rng: random.Random, partnership: bool
-) -> list[list[str]]:
-    """The seated players in tables of four, with as few repeats as this draw can find."""
-    order = list(seated)
-    rng.shuffle(order)
-    if len(order) <= EXACT_LIMIT:
-        return best_partition(order, meetings, partnership)
-    best: list[list[str]] = []
-    best_cost = -1
-    for _attempt in range(attempts_for(len(order))):
-        groups = greedy_fill(order, meetings)
-        improve_by_swaps(groups, meetings, partnership, rng)
-        cost = partition_cost(groups, meetings, partnership)
-        if best_cost < 0 or cost < best_cost:
-            best, best_cost = groups, cost
-        if cost == 0:
-            break
-        rng.shuffle(order)
-    return best
-
-
-ATTEMPT_BUDGET = 400
-"""Seated players times attempts: small events try many fills, large ones few."""
-
-
-def attempts_for(seated: int) -> int:
-    """How many greedy fills to try: the best is kept (1 for 800 players, 4 for 100, 12 for 32)."""
-    return max(1, min(12, ATTEMPT_BUDGET // max(seated, 1)))
-
-
-def partitions(players: Sequence[str]) -> Iterator[list[list[str]]]:
-    """Every way to split the players (a multiple of four) into unordered tables of four."""
-    if not players:
-        yield []
-        return
-    first, rest = players[0], players[1:]
-    for others in itertools.combinations(rest, TABLE_SIZE - 1):
-        remaining = [name for name in rest if name not in others]
-        for tail in partitions(remaining):
-            yield [[first, *others], *tail]
-
-
-def partition_cost(groups: Iterable[Sequence[str]], meetings: Meetings, partnership: bool) -> int:
-    return sum(table_cost(group, meetings, partnership) for group in groups)
-
-
-def best_partition(
-    players: Sequence[str], meetings: Meetings, partnership: bool
-) -> list[list[str]]:
-    """The cheapest partition, the first found among equals (the players come shuffled)."""
-    return min(
-        partitions(players), key=lambda groups: partition_cost(groups, meetings, partnership)
-    )
-
-
-SCAN_LIMIT = 64
-"""Candidates looked at for a seat before the cheapest so far is taken."""
-
-
-def greedy_fill(order: list[str], meetings: Meetings) -> list[list[str]]:
-    """Fill tables one by one: each seat goes to the first candidate who adds no repeat."""
-    pool = list(order)
-    groups: list[list[str]] = []
-    while pool:
-        group = [pool.pop()]
-        while len(group) < TABLE_SIZE:
-            group.append(pool.pop(_cheapest_index(pool, group, meetings)))
-        groups.append(group)
-    return groups
-
-
-def _cheapest_index(pool: Sequence[str], group: Sequence[str], meetings: Meetings) -> int:
-    best, best_cost = len(pool) - 1, -1
-    for index in range(len(pool) - 1, max(-1, len(pool) - 1 - SCAN_LIMIT), -1):
-        seen = meetings.tablemates.get(pool[index])
-        cost = 0 if not seen else sum(seen.get(name, 0) for name in group)
-        if cost == 0:
-            return index
-        if best_cost < 0 or cost < best_cost:
-            best, best_cost = index, cost
-    return best
-
-
-def improve_by_swaps(
-    groups: list[list[str]], meetings: Meetings, partnership: bool, rng: random.Random
-) -> None:
-    """Swap players between tables while a swap lowers the cost of a costly table."""
-    for _ in range(SWAP_PASSES):
-        costs = [table_cost(g, meetings, partnership) for g in groups]
-        costly = [i for i, cost in enumerate(costs) if cost > 0]
-        if not costly:
-            return
-        improved = False
-        for i in costly:
-            improved |= _improve_table(groups, costs, i, meetings, partnership, rng)
-        if not improved:
-            return
-
-
-def _improve_table(
-    groups: list[list[str]],
-    costs: list[int],
-    i: int,
-    meetings: Meetings,
-    partnership: bool,
-    rng: random.Random,
-) -> bool:
-    """The first swap of one of table ``i``'s players that lowers the total cost."""
-    others = list(range(len(groups)))
-    rng.shuffle(others)
-    for seat in range(TABLE_SIZE):
-        for j in others:
-            if j == i:
-                continue
-            for other_seat in range(TABLE_SIZE):
-                a, b = list(groups[i]), list(groups[j])
-                a[seat], b[other_seat] = b[other_seat], a[seat]
-                cost_a = table_cost(a, meetings, partnership)
-                cost_b = table_cost(b, meetings, partnership)
-                if cost_a + cost_b < costs[i] + costs[j]:
-                    groups[i], groups[j], costs[i], costs[j] = a, b, cost_a, cost_b
-                    return True
-    return False
-
-
 # --- seats -----------------------------------------------------------------------------------
 
 
@@ -325,7 +250,7 @@ def seat_order(
         seats = list(group)
         rng.shuffle(seats)
         return (seats[0], seats[1], seats[2], seats[3])
-    pairing = min(_pairings(group), key=lambda p: _pairing_cost(p, meetings))
+    pairing = min(pairings(group), key=lambda p: pairing_cost(p, meetings))
     (a, c), (b, d) = pairing
     if rng.random() < 0.5:
         a, c = c, a
@@ -421,9 +346,9 @@ def redraw_round(
     pool += [name for name in drawn.sitting_out if name != leaving]
     rng = random.Random(seed)
     meetings = Meetings.of(history)
-    out = choose_sit_outs(pool, meetings, rng)
-    seated = [name for name in pool if name not in set(out)]
-    groups = group_tables(seated, meetings, rng, partnership) if seated else []
+    groups, out = (
+        seat_pool(pool, meetings, rng, partnership) if len(pool) >= TABLE_SIZE else ([], pool)
+    )
     new = [
         Table(number, seat_order(group, meetings, rng, partnership))
         for number, group in zip(freed, groups, strict=False)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules.errors import IllegalError, MalformedError, ProblemList
+from scorekeeper.rules.events import rotations
+from scorekeeper.rules.events.draw import DrawMethod
 from scorekeeper.rules.events.standings import (
     DEFAULT_PLACES,
     Byes,
@@ -33,7 +35,7 @@ from scorekeeper.store.input import check_distinct, check_storable, clean_name
 
 EVENT_FIELDS = {
     "name", "players", "rules", "rounds", "round", "scoring", "places", "partnership", "seed",
-    "circle", "byes", "bye_points", "ranking",
+    "circle", "byes", "bye_points", "ranking", "draw",
 }  # fmt: skip
 BYE_POINTS_MAX = 10_000
 EVENT_NAME_MAX = 80
@@ -62,6 +64,8 @@ class NewEvent:
     bye_points: int = 0
     """A bye's points under ``fixed``."""
     ranking: str = Ranking.POINTS.value
+    draw: str = DrawMethod.AVOID_REPEATS.value
+    """How rounds are drawn: ``avoid_repeats`` (the default), ``swiss`` or ``rotation``."""
 
 
 def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
@@ -73,9 +77,10 @@ def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
     circle = body.get("circle")
     if circle is not None and not isinstance(circle, str):
         raise MalformedError.one("event_circle", "“circle” must be a circle's id.", field="circle")
+    players = clean_event_players(body.get("players", [] if circle else None))
     return NewEvent(
         name=clean_event_name(body.get("name")),
-        players=clean_event_players(body.get("players", [] if circle else None)),
+        players=players,
         rules=event_rules(body.get("rules"), partnership, round_kind),
         rounds=_whole(body.get("rounds", 3), "rounds", 1, ROUNDS_MAX),
         round_kind=round_kind,
@@ -89,7 +94,28 @@ def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
         ranking=_choice(
             body.get("ranking", Ranking.POINTS.value), "ranking", tuple(r.value for r in Ranking)
         ),
+        draw=draw_method(body.get("draw", DrawMethod.AVOID_REPEATS.value), players, circle),
     )
+
+
+def draw_method(raw: object, players: list[str], circle: str | None) -> str:
+    """One of :class:`DrawMethod`; a fixed rotation needs 8, 12 or 16 players (a circle's
+    night, whose players are its members, is checked when it is created)."""
+    method = _choice(raw, "draw", tuple(m.value for m in DrawMethod))
+    if method == DrawMethod.ROTATION.value and (players or circle is None):
+        check_rotation_size(len(players))
+    return method
+
+
+def check_rotation_size(count: int) -> None:
+    """A fixed rotation exists for 8, 12 and 16 players only."""
+    if count not in rotations.SIZES:
+        raise IllegalError.one(
+            "event_rotation_size",
+            f"A fixed rotation is for 8, 12 or 16 players; there are {count}.",
+            field="draw",
+            count=count,
+        )
 
 
 def _scorings() -> tuple[str, ...]:

@@ -72,6 +72,9 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     bye_points: Mapped[int] = mapped_column(Integer, server_default="0")
     ranking: Mapped[str] = mapped_column(String(8), server_default="points")
     """``points``, or ``average``: points per table played."""
+    draw: Mapped[str] = mapped_column(String(16), server_default="avoid_repeats")
+    """How rounds are drawn: ``avoid_repeats``, ``swiss`` or ``rotation``
+    (:class:`~scorekeeper.rules.events.draw.DrawMethod`)."""
 
     __table_args__ = (
         CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),

@@ -24,7 +24,7 @@ from sqlalchemy import insert, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.rules.errors import IllegalError, StateError
-from scorekeeper.rules.events.draw import Round, Table, draw_round
+from scorekeeper.rules.events.draw import DrawMethod, Round, Table, draw_round
 from scorekeeper.rules.events.standings import (
     ByeRule,
     Byes,
@@ -42,7 +42,7 @@ from scorekeeper.store import games, models
 from scorekeeper.store.cache import LRUCache
 from scorekeeper.store.circles import services as circles
 from scorekeeper.store.events import models as em
-from scorekeeper.store.events.input import NewEvent, clean_event_players
+from scorekeeper.store.events.input import NewEvent, check_rotation_size, clean_event_players
 from scorekeeper.store.events.results import DIRECTOR_SOURCE
 from scorekeeper.store.tokens import (
     hash_matches,
@@ -175,6 +175,7 @@ class EventView:
     drawn: tuple[EventRoundView, ...]
     bye_rule: ByeRule = ByeRule()
     ranking: Ranking = Ranking.POINTS
+    draw: DrawMethod = DrawMethod.AVOID_REPEATS
 
     @property
     def zero_sum(self) -> bool:
@@ -462,6 +463,7 @@ def _view(
         drawn=drawn,
         bye_rule=ByeRule(Byes(row.byes), row.bye_points),
         ranking=Ranking(row.ranking),
+        draw=DrawMethod(row.draw),
     )
 
 
@@ -475,6 +477,8 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
         circle = circles.load_circle(new.circle)
         circles.check_room_for(circle, players)
         players = players or clean_event_players([m.name for m in circle.members])
+        if new.draw == DrawMethod.ROTATION.value:
+            check_rotation_size(len(players))
     token, event_id = new_edit_token(), new_game_id()
     row = {
         "id": event_id,
@@ -493,6 +497,7 @@ def create_event(new: NewEvent) -> tuple[EventView, str]:
         "byes": new.byes,
         "bye_points": new.bye_points,
         "ranking": new.ranking,
+        "draw": new.draw,
         "version": 1,
         "closed": False,
     }
@@ -559,10 +564,7 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
                 field="rounds",
                 count=event.rounds,
             )
-        history = [r.as_round() for r in event.drawn]
-        drawn = draw_round(
-            event.present(event.next_round), history, event.seed, partnership=event.partnership
-        )
+        drawn = draw_next(event)
         tables = start_tables(session, event, drawn, director_token)
         version = event.version + 1
         session.connection().execute(
@@ -585,6 +587,20 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         tuple(t.number for t in event.drawn[-1].tables if not t.finished) if event.drawn else ()
     )
     return DrawnRound(drawn.number, drawn.seed, tuple(tables), drawn.sitting_out, left_out, playing)
+
+
+def draw_next(event: EventView) -> Round:
+    """The event's next round, drawn by its method (a Swiss draw by the standings now)."""
+    history = [r.as_round() for r in event.drawn]
+    standings = [line.player for line in event.standings()] if event.drawn else []
+    return draw_round(
+        event.present(event.next_round),
+        history,
+        event.seed,
+        partnership=event.partnership,
+        method=event.draw,
+        standings=standings,
+    )
 
 
 def start_tables(

@@ -15,7 +15,7 @@ from scorekeeper.web.forms import ProblemsForm
 
 class NewEventForm(ProblemsForm):
     """Name, players (one per line), rounds, what a round is, scoring, byes, ranking,
-    partnerships, seed."""
+    how rounds are drawn, partnerships, seed."""
 
     name = StringField(_l("Name of the club night"), render_kw={"maxlength": EVENT_NAME_MAX})
     players = TextAreaField(_l("Players present, one name per line"))
@@ -55,6 +55,15 @@ class NewEventForm(ProblemsForm):
         ],
         default="points",
     )
+    draw = SelectField(
+        _l("How rounds are drawn"),
+        choices=[
+            SelectChoice("avoid_repeats", _l("by lot, keeping apart players who already met")),
+            SelectChoice("swiss", _l("Swiss: from round 2, neighbours in the standings together")),
+            SelectChoice("rotation", _l("a fixed rotation (8, 12 or 16 players)")),
+        ],
+        default="avoid_repeats",
+    )
     partnership = BooleanField(_l("Partnerships (partners sit opposite)"))
     seed = IntegerField(_l("Seed of the draw (empty: chosen at random)"), validators=[Optional()])
 
@@ -62,7 +71,7 @@ class NewEventForm(ProblemsForm):
         head = (path or "").split(".")[0]
         known = {
             "name", "players", "rounds", "places", "partnership", "seed", "scoring", "byes",
-            "bye_points", "ranking",
+            "bye_points", "ranking", "draw",
         }  # fmt: skip
         return {"round": "round_kind"}.get(head, head if head in known else "")
 
@@ -81,6 +90,7 @@ class NewEventForm(ProblemsForm):
             "byes": self.byes.data,
             "bye_points": self.bye_points.data or 0,
             "ranking": self.ranking.data,
+            "draw": self.draw.data,
         }
         if self.seed.data is not None:
             body["seed"] = self.seed.data

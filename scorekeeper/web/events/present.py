@@ -129,6 +129,7 @@ def event_json(event: EventView) -> dict[str, Any]:
         "byes": event.bye_rule.kind.value,
         "bye_points": event.bye_rule.points,
         "ranking": event.ranking.value,
+        "draw": event.draw.value,
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -11,16 +10,14 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import IllegalError, MalformedError
 from scorekeeper.rules.events.draw import (
-    Meetings,
     Round,
     Table,
     draw_round,
-    partitions,
     repeated_tablemates,
     repeats_lower_bound,
     replace_player,
-    table_cost,
 )
+from scorekeeper.rules.events.grouping import Meetings, partitions, table_cost
 from tests.common import examples
 
 NAMES = [f"P{i:02d}" for i in range(40)]
@@ -136,11 +133,12 @@ def test_repeats_are_counted_against_what_no_draw_could_avoid() -> None:
 
 
 def test_800_players_over_8_rounds_meet_no_one_twice() -> None:
+    """The large night's draw (its speed is benchmarks/events_draw.py's)."""
     players = [f"Player {i}" for i in range(800)]
-    started = time.perf_counter()
     history = run(players, 8, 2024)
-    assert time.perf_counter() - started < 5  # the benchmark holds it under 1 s
     assert repeated_tablemates(history) == repeats_lower_bound(history) == 0
+    for drawn in history:
+        assert sorted(drawn.seated) == sorted(players)
 
 
 def test_partitions_lists_every_split_once() -> None:
