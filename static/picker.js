@@ -52,8 +52,23 @@
     });
   }
 
+  // A card's name in words ("Queen of spades", from the page's data-card-names), for a
+  // screen reader: the symbol alone reads as "Q" or "Q black spade suit".
+  var NAMES = {};
+
+  function said(card) {
+    return NAMES[card] || label(card);
+  }
+
+  // The symbol for the eye, the name for the ear.
+  function cardFace(el, card) {
+    el.appendChild(make("span", "", label(card))).setAttribute("aria-hidden", "true");
+    el.appendChild(make("span", "vh", said(card)));
+    return el;
+  }
+
   function cardButton(card) {
-    var button = make("button", "pick-card" + (isRed(card) ? " red" : ""), label(card));
+    var button = cardFace(make("button", "pick-card" + (isRed(card) ? " red" : "")), card);
     button.type = "button";
     button.setAttribute("data-card", card);
     return button;
@@ -248,6 +263,7 @@
   HandPicker.prototype.render = function () {
     var self = this;
     var countText = this.root.getAttribute("data-count-text") || "{n}";
+    var saidText = this.root.getAttribute("data-count-said-text") || "{n}";
     var laid = this.onLayout();
     this.tabs.forEach(function (tab) {
       var seat = tab.getAttribute("data-seat");
@@ -256,6 +272,7 @@
       tab.classList.toggle("full", seat !== "trick" && n === 13);
       tab.querySelector("[data-count]").textContent =
         self.mode === "position" ? String(n) : countText.replace("{n}", n);
+      tab.querySelector("[data-count-said]").textContent = " " + saidText.replace("{n}", n);
     });
     var active = this.lists[this.active] || [];
     var full = active.length >= this.limit(this.active);
@@ -365,7 +382,7 @@
     status.textContent = state.status;
     (state.trick || []).forEach(function (pair, i) {
       var item = make("li", "", state.trick_players[i] + " ");
-      item.appendChild(make("span", "card-text" + (isRed(pair[1]) ? " red" : ""), label(pair[1])));
+      item.appendChild(cardFace(make("span", "card-text" + (isRed(pair[1]) ? " red" : "")), pair[1]));
       trick.appendChild(item);
     });
     this.root.querySelector("[data-layout]").textContent = (state.layout || []).map(function (row, i) {
@@ -419,6 +436,7 @@
 
   function setup(form) {
     var root = form.querySelector("[data-picker]");
+    if (root && root.hasAttribute("data-card-names")) NAMES = JSON.parse(root.getAttribute("data-card-names"));
     var select = form.querySelector("[data-contract-select]");
     function contractChanged() {
       form.classList.toggle("is-trix", contractOf(form) === "trix");
