@@ -264,3 +264,38 @@ def test_every_page_kind_has_no_wcag_violation(
     print("\n" + summary)
     failing = {name: [v["id"] for v in found] for name, found in audit.found.items() if found}
     assert not failing, summary
+
+
+def test_cards_seats_and_places_are_named_in_words(
+    app: Flask, live_server: str, scheme_context: Callable[[str], BrowserContext]
+) -> None:
+    """A screen reader hears "Queen of spades: Rana", never "Q♠": the deal grid's cells,
+    the card picker's cards and seat tabs, and the Trix taps with the place each one took."""
+    page = scheme_context("light").new_page()
+    with app.app_context():
+        game_id = started_game(page, live_server)
+    game = f"{live_server}/games/{game_id}"
+    page.goto(f"{game}/deals/new?contracts=queens&lang=en")
+    expect(page.get_by_role("radio", name="Queen of spades: Rana")).to_have_count(1)
+    expect(page.get_by_role("checkbox", name="Queen of hearts: doubled")).to_have_count(1)
+    page.locator("label:has(> #qc_doubled)").click()
+    expect(page.get_by_role("radio", name="Queen of clubs, doubled by Lina")).to_have_count(1)
+
+    page.goto(f"{game}/deals/new?contracts=trix&lang=en")
+    page.get_by_test_id("trix-tap-2").click()
+    expect(page.get_by_test_id("trix-tap-2")).to_have_accessible_name("عمر out in place 1")
+    expect(page.get_by_test_id("trix-tap-1")).to_have_accessible_name("Sami")
+
+    page.goto(f"{live_server}/disputes/play?contract=queens&king=0&lang=en")
+    grid = page.get_by_test_id("picker-grid")
+    expect(grid.get_by_role("button", name="Queen of spades", exact=True)).to_have_count(1)
+    expect(grid.get_by_role("button", name="Ten of diamonds", exact=True)).to_have_count(1)
+    grid.get_by_role("button", name="Ace of clubs").click()
+    expect(page.get_by_test_id("picker-seat-0")).to_have_accessible_name("Player 1 1 of 13 cards")
+    expect(page.get_by_role("checkbox", name="Queen of spades")).to_have_count(1)
+
+    page.goto(f"{live_server}/disputes/play?contract=queens&king=0&lang=ar")
+    for card in ["QS", "TD", "2C"]:  # in Arabic too: words, not a symbol
+        button = page.get_by_test_id("picker-grid").locator(f"[data-card='{card}']")
+        expect(button).not_to_have_accessible_name(re.compile("[♠♥♦♣]"))
+        expect(button).to_have_accessible_name(re.compile(r"\w{3}"))
