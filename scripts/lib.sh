@@ -129,6 +129,35 @@ ensure_pyodide() {
     touch "$dest/.complete"
 }
 
+# --- The accessibility audit (axe-core) --------------------------------------
+# ensure_axe: the npm package `axe-core`, this version only, its axe.min.js unpacked
+# into vendor/axe-core/<version>/ (ignored by git); the browser tests inject it into
+# each page (tests/browser/test_axe.py). Never a CDN: the SHA-512 must match.
+AXE_VERSION="4.14.1"
+AXE_INTEGRITY="sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+
+ensure_axe() {
+    local dest="vendor/axe-core/$AXE_VERSION" tmp tarball got
+    [ -f "$dest/.complete" ] && return 0
+    command -v npm >/dev/null 2>&1 || ensure_apt_packages npm
+    log "npm pack axe-core@$AXE_VERSION -> $dest"
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-axe.XXXXXX")"
+    (cd "$tmp" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null) \
+        || { rm -rf "$tmp"; return 1; }
+    tarball="$tmp/axe-core-$AXE_VERSION.tgz"
+    got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+    if [ "$got" != "$AXE_INTEGRITY" ]; then
+        rm -rf "$tmp"
+        die "axe-core-$AXE_VERSION.tgz does not have the pinned SHA-512"
+    fi
+    tar -xzf "$tarball" -C "$tmp"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp "$tmp/package/axe.min.js" "$tmp/package/LICENSE" "$dest/"
+    rm -rf "$tmp"
+    touch "$dest/.complete"
+}
+
 # --- Throwaway PostgreSQL -------------------------------------------------
 # start_postgres: initdb + pg_ctl in a temp dir, as the `postgres` user
 # (the server refuses to run as root), listening on a unix socket only.

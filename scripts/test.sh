@@ -24,6 +24,7 @@ ensure_apt_packages "${RUNTIME_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 ensure_venv test
 compile_translations
 ensure_pyodide || die "could not fetch Pyodide (npm package pyodide); the offline tests need it"
+ensure_axe || die "could not fetch axe-core (npm package axe-core); the accessibility audit needs it"
 start_postgres
 
 failed=()

@@ -117,15 +117,47 @@
     });
   };
 
+  // What names an element across a swap: its id, its test id, or its link's address.
+  var KEYS = ["id", "data-testid", "href"];
+
+  function keyOf(el) {
+    for (var i = 0; i < KEYS.length; i++) {
+      var value = el.getAttribute(KEYS[i]);
+      if (value) return { attr: KEYS[i], value: value };
+    }
+    return null;
+  }
+
+  function findKey(root, key) {
+    if (!key) return null;
+    return all(root, "[" + key.attr + "]").filter(function (el) {
+      return el.getAttribute(key.attr) === key.value;
+    })[0] || null;
+  }
+
+  // A swap must not drop the keyboard's place: focus goes back to the same link or button
+  // in the fresh region, or to the region itself when it is gone.
+  function refocus(region, key) {
+    var target = findKey(region, key);
+    if (!target || target.hidden || target.disabled) {
+      target = region;
+      if (!region.hasAttribute("tabindex")) region.setAttribute("tabindex", "-1");
+    }
+    target.focus({ preventScroll: true });
+  }
+
   Live.prototype.replaceRegions = function (fresh) {
     var kept = false;
     all(document, "[data-live-region]").forEach(function (region) {
       var name = region.getAttribute("data-live-region");
       var next = fresh.querySelector('[data-live-region="' + name + '"]');
       if (busy(region)) { kept = true; return; }
+      var active = document.activeElement;
+      var focused = active && active !== region && region.contains(active) ? keyOf(active) || {} : null;
       if (!next) { region.hidden = true; region.innerHTML = ""; return; }
       region.innerHTML = next.innerHTML;
       region.hidden = next.hidden;
+      if (focused) refocus(region, focused.attr ? focused : null);
     });
     document.dispatchEvent(new CustomEvent("sk-live-swapped"));
     return kept;
@@ -223,22 +255,9 @@
     if (this.canStream()) this.listen(); else this.schedule();
   };
 
-  // The screen stays on while a game is open; asked again each time the page comes
-  // back (hiding drops the lock); a refusal is ignored.
-  function keepAwake() {
-    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
-    function ask() {
-      if (document.visibilityState !== "visible") return;
-      navigator.wakeLock.request("screen").catch(function () {});
-    }
-    document.addEventListener("visibilitychange", ask);
-    ask();
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.querySelector("[data-live]");
     if (!box) return;
-    keepAwake();
     if (window.fetch && window.DOMParser) new Live(box).start();
   });
 })();

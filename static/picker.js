@@ -52,8 +52,23 @@
     });
   }
 
+  // A card's name in words ("Queen of spades", from the page's data-card-names), for a
+  // screen reader: the symbol alone reads as "Q" or "Q black spade suit".
+  var NAMES = {};
+
+  function said(card) {
+    return NAMES[card] || label(card);
+  }
+
+  // The symbol for the eye, the name for the ear.
+  function cardFace(el, card) {
+    el.appendChild(make("span", "", label(card))).setAttribute("aria-hidden", "true");
+    el.appendChild(make("span", "vh", said(card)));
+    return el;
+  }
+
   function cardButton(card) {
-    var button = make("button", "pick-card" + (isRed(card) ? " red" : ""), label(card));
+    var button = cardFace(make("button", "pick-card" + (isRed(card) ? " red" : "")), card);
     button.type = "button";
     button.setAttribute("data-card", card);
     return button;
@@ -199,12 +214,35 @@
     } else {
       return;
     }
-    if (this.mode === "play") this.fillLast();
+    if (seat !== "trick") this.fillLast();
     this.write();
-    if (seat !== "trick" && this.mode !== "position" && list.length === 13) {
-      var next = this.firstOpen();
+    if (seat !== "trick" && list.length === this.size(seat)) {
+      var next = this.nextOpen(seat);
       if (next !== null) this.choose(next);
     }
+    if (this.complete() && this.onComplete) this.onComplete();
+  };
+
+  // How many cards a hand is to hold: 13 where the whole deal is entered; in a claim's
+  // position, as many as the hands already entered hold (the trick on the table aside).
+  HandPicker.prototype.size = function (seat) {
+    if (this.mode !== "position") return 13;
+    var self = this;
+    var sizes = this.hands().filter(function (s) { return s !== seat; })
+      .map(function (s) { return self.lists[s].length; });
+    return Math.max.apply(null, sizes.concat([0])) || null;
+  };
+
+  // The next hand after ``seat`` that is not full yet.
+  HandPicker.prototype.nextOpen = function (seat) {
+    var seats = this.hands();
+    var self = this;
+    var size = this.mode === "position" ? this.lists[seat].length : 13;
+    for (var i = 1; i < seats.length; i++) {
+      var s = seats[(seats.indexOf(seat) + i) % seats.length];
+      if (self.lists[s].length < size) return s;
+    }
+    return null;
   };
 
   // Three complete hands: the fourth is the rest of the pack.
@@ -214,7 +252,7 @@
     var open = seats.filter(function (s) { return self.lists[s].length < 13; });
     if (seats.length !== 4 || open.length !== 1) return;
     var given = {};
-    seats.forEach(function (seat) {
+    seats.concat(this.lists.trick ? ["trick"] : []).forEach(function (seat) {
       if (seat !== open[0]) self.lists[seat].forEach(function (card) { given[card] = true; });
     });
     var rest = [];
@@ -248,6 +286,7 @@
   HandPicker.prototype.render = function () {
     var self = this;
     var countText = this.root.getAttribute("data-count-text") || "{n}";
+    var saidText = this.root.getAttribute("data-count-said-text") || "{n}";
     var laid = this.onLayout();
     this.tabs.forEach(function (tab) {
       var seat = tab.getAttribute("data-seat");
@@ -256,6 +295,7 @@
       tab.classList.toggle("full", seat !== "trick" && n === 13);
       tab.querySelector("[data-count]").textContent =
         self.mode === "position" ? String(n) : countText.replace("{n}", n);
+      tab.querySelector("[data-count-said]").textContent = " " + saidText.replace("{n}", n);
     });
     var active = this.lists[this.active] || [];
     var full = active.length >= this.limit(this.active);
@@ -284,24 +324,45 @@
     var self = this;
     root.querySelector("[data-undo]").addEventListener("click", function () { self.undo(); });
     root.querySelector("[data-pass]").addEventListener("click", function () { self.add("pass"); });
-    root.querySelector("[data-to-hands]").addEventListener("click", function () { self.show(false); });
-    hands.root.querySelector("[data-to-play]").addEventListener("click", function () { self.show(true); });
+    root.querySelector("[data-to-hands]").addEventListener("click", function () { self.toHands(); });
+    hands.root.querySelector("[data-to-play]").addEventListener("click", function () { self.show(true, true); });
     hands.root.querySelector("[data-skip-hands]").addEventListener("click", function () {
       hands.hands().forEach(function (seat) { hands.lists[seat] = []; });
       hands.write();
-      self.show(true);
+      self.show(true, true);
     });
+    // The hands completed after the tricks: back to the play, where the verdict is.
+    hands.onComplete = function () {
+      if (self.resume && self.typed()) { self.resume = false; self.show(true, true); }
+    };
   }
 
   PlayPicker.prototype.trix = function () {
     return contractOf(this.form) === "trix";
   };
 
-  PlayPicker.prototype.show = function (playing) {
+  PlayPicker.prototype.show = function (playing, moved) {
     this.playing = playing;
     this.root.hidden = !playing;
     this.hands.root.hidden = playing;
+    // A tap that switches views brings the new one to the top of the screen (the play's
+    // once its cards are drawn: before that the page may be too short to scroll).
+    this.scrollPending = !!(moved && playing);
     if (playing) this.refresh();
+    if (moved && !playing) this.hands.root.scrollIntoView({ block: "start" });
+  };
+
+  // Hands entered after the tricks start from the cards each player was seen to play.
+  PlayPicker.prototype.toHands = function () {
+    var hands = this.hands;
+    var shown = (this.state && this.state.played_by) || [];
+    if (hands.empty() && shown.length === 4) {
+      hands.hands().forEach(function (seat) { hands.lists[seat] = shown[Number(seat)].slice(); });
+      hands.write();
+      hands.choose(hands.firstOpen() || hands.active);
+      this.resume = true;
+    }
+    this.show(false, true);
   };
 
   PlayPicker.prototype.typed = function () {
@@ -362,10 +423,11 @@
       status.textContent = (state.errors || []).join(" ");
       return;
     }
+    this.state = state;
     status.textContent = state.status;
     (state.trick || []).forEach(function (pair, i) {
       var item = make("li", "", state.trick_players[i] + " ");
-      item.appendChild(make("span", "card-text" + (isRed(pair[1]) ? " red" : ""), label(pair[1])));
+      item.appendChild(cardFace(make("span", "card-text" + (isRed(pair[1]) ? " red" : "")), pair[1]));
       trick.appendChild(item);
     });
     this.root.querySelector("[data-layout]").textContent = (state.layout || []).map(function (row, i) {
@@ -393,14 +455,23 @@
     this.root.querySelector("[data-undo]").disabled =
       !(this.trix() ? this.plays.value.trim() : this.tricks.value.trim());
     if (state.done) self.form.querySelector("[name=check]").focus();
+    if (this.scrollPending) {
+      this.scrollPending = false;
+      this.root.scrollIntoView({ block: "start" });
+    }
   };
 
+  // The cards the player may play come first (his led suit, say), then the rest, each
+  // part by suit: the likely card is under the thumb at the top of the grid.
   PlayPicker.prototype.renderHand = function (grid, cards, legal, reasons) {
     var self = this;
     var trix = this.trix();
-    SUITS.forEach(function (suit) {
+    var parts = [true, false].map(function (allowed) {
+      return cards.filter(function (c) { return (legal.indexOf(c) >= 0) === allowed; });
+    });
+    parts.forEach(function (part) { SUITS.forEach(function (suit) {
       var row = make("div", "grid-row");
-      cards.filter(function (c) { return c[1] === suit; }).forEach(function (card) {
+      part.filter(function (c) { return c[1] === suit; }).forEach(function (card) {
         var button = cardButton(card);
         var allowed = legal.indexOf(card) >= 0;
         if (!allowed && trix) button.disabled = true;  // it cannot be laid: not a play at all
@@ -412,13 +483,14 @@
         row.appendChild(button);
       });
       if (row.childNodes.length) grid.appendChild(row);
-    });
+    }); });
   };
 
   // --- putting it together -------------------------------------------------------------------
 
   function setup(form) {
     var root = form.querySelector("[data-picker]");
+    if (root && root.hasAttribute("data-card-names")) NAMES = JSON.parse(root.getAttribute("data-card-names"));
     var select = form.querySelector("[data-contract-select]");
     function contractChanged() {
       form.classList.toggle("is-trix", contractOf(form) === "trix");

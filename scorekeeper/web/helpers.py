@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.store import games as services
+from scorekeeper.text.cards import card_name, card_names
 from scorekeeper.text.locale import (
     bdi,
     format_number,
@@ -41,6 +42,15 @@ def score_filter(value: int | None) -> str:
 
 
 bp.add_app_template_filter(per_render(score_filter), "score")
+
+
+@bp.app_template_filter("card_name")
+def card_name_filter(card: str) -> str:
+    """``Q♠`` said in words, for a screen reader: ``queen of spades``."""
+    return card_name(card)
+
+
+bp.add_app_template_global(card_names, "card_names")
 
 
 @bp.app_template_filter("symbol")

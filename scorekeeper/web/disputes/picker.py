@@ -13,6 +13,7 @@ from typing import Any
 from scorekeeper.rules.cards import FULL_DECK, Card, Suit, cards_of
 from scorekeeper.rules.timeline import (
     Position,
+    dealt_from_tricks,
     masks,
     playable,
     trick_position,
@@ -46,6 +47,9 @@ def picker_state(record: PlayRecord) -> dict[str, Any]:
         first = first_leader(plan_for(record.rules, record.contracts), record.first_seat)
         position = trick_position(rows, first, dealt)
         state = _trick_state(record, position)
+        # What each seat has shown: the hands start from these when they are entered after
+        # the tricks, so that only the cards still held are left to tap.
+        state["played_by"] = [_cards(mask) for mask in dealt_from_tricks(rows)]
     state["verdict"] = _verdict_so_far(record, dealt is not None, position.to_play is None)
     return state
 

@@ -139,6 +139,7 @@ def service_worker() -> Response:
                     "deal_form.js",
                     "share.js",
                     "live.js",
+                    "wake.js",
                     "offline/boot.js",
                     "offline/offline.js",
                     "offline/game.js",

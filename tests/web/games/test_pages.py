@@ -41,7 +41,9 @@ SCORES = {
 def errors_at(page: str, name: str) -> str:
     """The error list rendered for field or group ``name`` (empty if none)."""
     match = re.search(
-        rf'<ul class="errors" role="alert" id="{re.escape(name)}-errors">(.*?)</ul>', page, re.S
+        rf'<ul class="errors" aria-live="assertive" id="{re.escape(name)}-errors">(.*?)</ul>',
+        page,
+        re.S,
     )
     return match.group(1) if match else ""
 
