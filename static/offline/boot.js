@@ -21,9 +21,7 @@
     css.rel = "stylesheet";
     css.href = base + "offline.css";
     document.head.appendChild(css);
-    // The game page's redeal keeps the time it was played, as a deal form (deal_form.js).
-    var time = document.querySelector("[data-offline-game]") && !window.SKPlayed ? ["../deal_form.js"] : [];
-    loading = ["outbox.js", "offline.js"].concat(time, page ? [page.getAttribute("data-offline-script")] : [])
+    loading = ["outbox.js", "offline.js"].concat(page ? [page.getAttribute("data-offline-script")] : [])
       .reduce(function (done, name) { return done.then(function () { return script(name); }); }, Promise.resolve());
     return loading;
   };
@@ -32,9 +30,9 @@
   });
   addEventListener("offline", boot.load);
   addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
-  // A game's page or form: the rest loads once the page is idle (game.js keeps the game, or
+  // A game's page or form, "the same deal?": the rest loads once the page is idle (game.js keeps the game, or
   // says once that this browser cannot); offline or with entries waiting, at once.
-  var game = document.querySelector("[data-offline-game], [data-offline-form], [data-offline-same]");
+  var game = document.querySelector("[data-offline-script]");
   boot.capable = !!(sw && window.isSecureContext);
   if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0) boot.load();
   else if (game) addEventListener("load", function () {

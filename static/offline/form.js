@@ -254,6 +254,7 @@
     } else {
       position = { n: O.rough(data, waiting).deals + 1, king: null };
     }
+    position.game = gameId;  // as the online form's position_game
     var played = window.SKPlayed ? window.SKPlayed.stamp(form) : null;
     entry.fields = { position: position };
     if (played && played.value) entry.fields.played_at = played.value;

@@ -4,12 +4,18 @@
 // - Entries waiting to sync: the scoreboard, the heading and the contract
 //   buttons as the engine on the phone computes them, and the list of entries
 //   "waiting to sync".
+// - Before the engine is ready: the deal's number, the contracts left and the
+//   latest entry from the server's log plus the outbox; the rest "not checked yet".
 // - Undo and redeal without a network: an undo takes back the phone's own last
-//   entry, or queues an undo of one already on the server; a redeal is checked
-//   by the engine on the phone and queued. Online (nothing waiting), both are
-//   sent by script under an entry id, and queued under it if no answer comes.
-// - A conflict (an entry the server refused once back online): what this phone
-//   entered beside what the other phone recorded; keep (send again), change
+//   entry (one sent once whose answer was lost is undone on the server, by an undo
+//   queued behind it), or queues an undo of one already on the server; a redeal is
+//   checked by the engine on the phone and queued, with the time it was played.
+//   Online (nothing waiting), both are sent by script under an entry id, and
+//   queued under it if no answer comes.
+// - A conflict (an entry the server refused once back online): a deal typed for a
+//   position another phone took asks "the same deal?" (discard mine, mine is the
+//   next deal, change it); any other, what this phone entered beside what others
+//   recorded since (never this phone's own deals); keep (send again), change
 //   (back to its form, filled in) or discard.
 "use strict";
 
@@ -24,6 +30,13 @@
   var texts = { contracts: {}, symbols: {}, red: [] };
   var urls = {};
   var line = panel.querySelector("[data-offline-line]");
+  // A redeal keeps the time it was played, as a deal does: deal_form.js's helper, loaded
+  // here once the page is idle, so that the game page itself stays as light as it was.
+  if (!window.SKPlayed && document.currentScript) {
+    var helper = document.createElement("script");
+    helper.src = new URL("../deal_form.js", document.currentScript.src).href;
+    document.head.appendChild(helper);
+  }
 
   function text(name) { return texts[name] || ""; }
   function say(name) { if (text(name)) line.textContent = text(name); }
@@ -598,11 +611,11 @@
         return e.seq > entry.seq && e.action === "record" && e.fields && e.fields.position;
       });
       entry.fields = entry.fields || {};
-      entry.fields.position = { n: next.n, king: next.king === undefined ? null : next.king };
+      entry.fields.position = { n: next.n, king: next.king === undefined ? null : next.king, game: gameId };
       entry.state = "waiting";
       delete entry.refusal;
       return Promise.all([Outbox.put(entry)].concat(later.map(function (e) {
-        e.fields.position = { n: e.fields.position.n + moved, king: null };
+        e.fields.position = { n: e.fields.position.n + moved, king: null, game: gameId };
         return Outbox.put(e);
       })));
     });

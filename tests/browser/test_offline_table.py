@@ -446,3 +446,44 @@ def test_before_the_engine_trix_needs_its_four_places_and_a_refusal_at_sync_is_a
     expect(conflict.get_by_test_id("conflict-mine")).to_contain_text("King of Hearts")
     expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")  # kept
     assert [e["contracts"] for e in server_log(app, game_id)] == [["king"]]
+
+
+CELLULAR = (
+    "Object.defineProperty(navigator, 'connection', "
+    "{get: () => ({type: 'cellular', effectiveType: '4g', saveData: false})});"
+)
+
+
+@needs_pyodide
+def test_a_phone_on_its_mobile_network_gets_the_engine_in_the_background(
+    live_server: str, phones: Any
+) -> None:
+    """Where a table plays the network is a phone's own: not a reason to wait for the engine
+    until the network is gone (only Save-Data, or a connection marked metered, waits)."""
+    phone = phones()
+    phone.add_init_script(CELLULAR)
+    page = phone.new_page()
+    start_game(page, live_server)
+    keep_offline(page)  # the engine's files, fetched once the page is idle
+    assert page.evaluate("navigator.connection.type") == "cellular"
+
+
+@needs_pyodide
+def test_the_servers_same_deal_page_names_this_phone_when_it_holds_the_position(
+    live_server: str, phones: Any, app: Flask
+) -> None:
+    """Deal 1 saved offline reaches the server by the outbox; a form this phone had open for
+    deal 1 is then saved: the server's "the same deal?" says the deal is this phone's own."""
+    phone = phones()
+    page, game_url, game_id = offline_kept_game(phone, live_server)
+    record_offline(page, KING)
+    back_online(page, phone)
+    assert deals_on_server(app, game_id) == 1
+    fill(open_form(page, TRIX), TRIX)
+    page.evaluate("document.querySelector('[name=position_n]').value = '1'")  # typed before
+    with page.expect_navigation():
+        page.get_by_test_id("save-deal").click()
+    theirs = page.get_by_test_id("entry-theirs")
+    expect(theirs).to_have_attribute("data-recorded-by", "this-phone", timeout=30_000)
+    expect(theirs.get_by_test_id("recorded-by")).to_have_text("Recorded from this phone earlier")
+    assert deals_on_server(app, game_id) == 1
