@@ -174,6 +174,8 @@
     if (played && !played.value) played.value = localTime(new Date());
     return played;
   }
+  // Shared with the offline scripts (an entry queued on the phone keeps the same time).
+  window.SKPlayed = { localTime: localTime, stamp: stampPlayed };
   document.addEventListener("submit", function (event) { stampPlayed(event.target); }, true);
   // A script that reads the form itself (new FormData(form)) gets the time too.
   document.addEventListener("formdata", function (event) {

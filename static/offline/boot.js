@@ -30,9 +30,9 @@
   });
   addEventListener("offline", boot.load);
   addEventListener("appinstalled", function () { boot.installed = true; boot.load(); });
-  // A game's page or form: the rest loads once the page is idle (game.js keeps the game, or
+  // A game's page or form, "the same deal?": the rest loads once the page is idle (game.js keeps the game, or
   // says once that this browser cannot); offline or with entries waiting, at once.
-  var game = document.querySelector("[data-offline-game], [data-offline-form]");
+  var game = document.querySelector("[data-offline-script]");
   boot.capable = !!(sw && window.isSecureContext);
   if (!navigator.onLine || localStorage.getItem("sk-outbox") > 0) boot.load();
   else if (game) addEventListener("load", function () {

@@ -66,9 +66,11 @@
   }
 
   // What the server's form asks before the rules look at the deal: a card without a taker,
-  // a "×2" without its holder, no 7♥ (the engine would name a field, not the card).
-  function missing() {
-    var errors = [];
+  // a "×2" without its holder, no 7♥ (the engine would name a field, not the card), and the
+  // four Trix places, each a player once (as the sums of 13 are checked before Save). So an
+  // entry saved before the engine is ready is whole; the server checks the rest at sync.
+  function missing(data) {
+    var errors = trixMissing(data);
     if (has("king") && !form.querySelector('[name="king"]:checked')) {
       errors.push({ message: box.getAttribute("data-text-seven"), field: "king" });
     }
@@ -84,6 +86,26 @@
       }
     });
     return errors;
+  }
+
+  function trixMissing(data) {
+    if (!has("trix-0")) return [];
+    var texts = data.texts || {};
+    var seats = [0, 1, 2, 3].map(function (i) { return field("trix-" + i).value; });
+    var group = document.getElementById("trix-group");
+    var places = texts["trix-places"] || [];
+    var errors = [];
+    seats.forEach(function (seat, i) {
+      if (seat === "") errors.push({ message: places[i] || "", group: group });
+    });
+    if (errors.length) return errors;
+    var twice = seats.filter(function (seat, i) { return seats.indexOf(seat) !== i; });
+    if (!twice.length) return [];
+    var left = ["0", "1", "2", "3"].filter(function (seat) { return seats.indexOf(seat) < 0; });
+    var list = function (some) {
+      return some.map(function (seat) { return "\u2068" + data.players[Number(seat)] + "\u2069"; }).join(", ");
+    };
+    return [{ message: O.fill(texts["trix-twice"] || "", { twice: list(twice), left_out: list(left) }), group: group }];
   }
 
   // ``captures.queens.QH.doubled_by`` -> the card's row, ``captures.diamonds`` -> its box.
@@ -162,6 +184,20 @@
     if (!fixing && positionKing) positionKing.value = answer.screen.kingdom.king == null ? "" : String(answer.screen.kingdom.king);
   }
 
+  // No engine yet: the deal's number is the server's deals and the phone's (never the
+  // stale one the page was kept with); who deals is not known yet, so it is not said.
+  function roughTitle(data, waiting) {
+    if (n || (editing && (editing.edit || editing.n))) return;
+    var next = O.rough(data, waiting).deals + 1;
+    var heading = document.querySelector('[data-testid="deal-title"]');
+    var save = document.querySelector('[data-testid="save-deal"]');
+    if (heading) heading.textContent = O.fill(box.getAttribute("data-text-deal"), { n: O.number(next), contracts: box.getAttribute("data-contracts-text") });
+    if (save) save.textContent = O.fill(box.getAttribute("data-text-save"), { n: O.number(next) });
+    var position = field("position_n");
+    if (position) { position.value = String(next); field("position_king").value = ""; }
+    heading.setAttribute("data-unchecked", "");
+  }
+
   function dealerLine(data, s) {
     var king = s.kingdom.king;
     var line = document.querySelector('[data-testid="dealer-line"]') || document.querySelector("h1 + p.hint");
@@ -181,6 +217,7 @@
 
   // ``sentAs``: the entry id this form was sent under when the network failed (the
   // same entry, queued under the same id; a correction keeps the version it was made on).
+  // A correction queued behind entries waiting takes the version they make at sync.
   function entryOf(data, waiting, sentAs) {
     var entry = {
       game: gameId, action: n || (editing && editing.edit) ? "edit" : "record", entry: formEntry(),
@@ -188,7 +225,7 @@
       after: waiting.length,
       urls: { offline: box.getAttribute("data-offline-url"), game: box.getAttribute("data-game-url") }
     };
-    if (sentAs) entry.entry_id = sentAs;
+    if (sentAs) { entry.entry_id = sentAs; entry.sent = true; }
     if (n) {
       entry.n = n;
       entry.version = sentAs ? Number(field("version").value) || data.version : data.version;
@@ -196,6 +233,31 @@
       entry.n = editing.edit;
       entry.version = data.version;
     }
+    if (entry.action === "edit" && !sentAs && waiting.length) entry.follows = waiting[waiting.length - 1].entry_id;
+    return entry;
+  }
+
+  // A new deal says where it was typed and when it was played, as the online form does
+  // (API.md "One deal, one position", "Time played"): the position the engine on the
+  // phone gave it (the projected heading), or the one the form sent under ``sentAs``, or
+  // before the engine the deal's number alone (its king is not known yet).
+  function stamp(entry, data, waiting, deal, sentAs) {
+    if (entry.action !== "record") return entry;
+    var position;
+    if (sentAs && field("position_n") && field("position_n").value) {
+      var king = field("position_king").value;
+      position = { n: Number(field("position_n").value), king: king === "" ? null : Number(king) };
+    } else if (deal) {
+      // A deal that names its king (who was dealt the 7♥) was typed for no king yet.
+      var named = entry.entry.king !== undefined && entry.entry.king !== null;
+      position = { n: deal.n, king: named || deal.king === undefined ? null : deal.king };
+    } else {
+      position = { n: O.rough(data, waiting).deals + 1, king: null };
+    }
+    position.game = gameId;  // as the online form's position_game
+    var played = window.SKPlayed ? window.SKPlayed.stamp(form) : null;
+    entry.fields = { position: position };
+    if (played && played.value) entry.fields.played_at = played.value;
     return entry;
   }
 
@@ -203,8 +265,6 @@
   // checks apply and the entry waits "not checked yet" (the server checks it at sync).
   function saveOffline(sentAs) {
     clearErrors();
-    var problems = missing();
-    if (problems.length) { showErrors(problems); return Promise.resolve(); }
     var url = box.getAttribute("data-offline-url");
     var data, entries, waiting;
     return Promise.all([O.gameData(url), Outbox.list(gameId)]).then(function (found) {
@@ -212,15 +272,17 @@
       entries = found[1];
       waiting = entries.filter(function (e) { return e.state === "waiting"; });
       if (!data.editable) throw new Error("read-only");
+      var problems = missing(data);
+      if (problems.length) { showErrors(problems); return null; }
       if (editing && editing.replaces) return replaceOwn(data, entries);
       var entry = entryOf(data, waiting, sentAs);
       return O.check(data, O.pendingOf(waiting), { action: entry.action, entry: entry.entry, n: entry.n }).then(function (answer) {
         if (!answer.ok) { showErrors(answer.errors); return null; }
         entry.preview = answer.deal || null;
-        return keep(entry);
+        return keep(stamp(entry, data, waiting, answer.deal, sentAs));
       }, function () {
         entry.unchecked = true;  // no engine on this phone yet: the server checks it at sync
-        return keep(entry);
+        return keep(stamp(entry, data, waiting, null, sentAs));
       });
     }).catch(function (error) {
       say(box.getAttribute(error && error.message === "read-only" ? "data-text-view-only" : "data-text-no-engine"));
@@ -274,7 +336,11 @@
     var sentAs = unanswered || Outbox.newId();
     return O.send(form, submitter, sentAs).then(function (outcome) {
       unanswered = outcome === "network" ? sentAs : null;
-      if (outcome === "written") window.location.assign(box.getAttribute("data-game-url"));
+      if (outcome === "written") {
+        var typed = field("position_n");
+        Outbox.remember({ entry_id: sentAs, game: gameId, action: n ? "edit" : "record", n: n || (typed ? Number(typed.value) || null : null) })
+          .then(function () { window.location.assign(box.getAttribute("data-game-url")); });
+      }
       else if (outcome === "network") return saveOffline(sentAs);
       else O.postAsUsual(form, submitter);  // refused: the server's page says why
     });
@@ -374,7 +440,7 @@
       return O.check(data, O.pendingOf(waiting), null).then(function (answer) {
         title(data, answer);
         fitSeven(data, answer);
-      });
+      }, function () { roughTitle(data, waiting); });
     });
   }).catch(function () {});
 })();

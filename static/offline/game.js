@@ -4,12 +4,18 @@
 // - Entries waiting to sync: the scoreboard, the heading and the contract
 //   buttons as the engine on the phone computes them, and the list of entries
 //   "waiting to sync".
+// - Before the engine is ready: the deal's number, the contracts left and the
+//   latest entry from the server's log plus the outbox; the rest "not checked yet".
 // - Undo and redeal without a network: an undo takes back the phone's own last
-//   entry, or queues an undo of one already on the server; a redeal is checked
-//   by the engine on the phone and queued. Online (nothing waiting), both are
-//   sent by script under an entry id, and queued under it if no answer comes.
-// - A conflict (an entry the server refused once back online): what this phone
-//   entered beside what the other phone recorded; keep (send again), change
+//   entry (one sent once whose answer was lost is undone on the server, by an undo
+//   queued behind it), or queues an undo of one already on the server; a redeal is
+//   checked by the engine on the phone and queued, with the time it was played.
+//   Online (nothing waiting), both are sent by script under an entry id, and
+//   queued under it if no answer comes.
+// - A conflict (an entry the server refused once back online): a deal typed for a
+//   position another phone took asks "the same deal?" (discard mine, mine is the
+//   next deal, change it); any other, what this phone entered beside what others
+//   recorded since (never this phone's own deals); keep (send again), change
 //   (back to its form, filled in) or discard.
 "use strict";
 
@@ -24,6 +30,13 @@
   var texts = { contracts: {}, symbols: {}, red: [] };
   var urls = {};
   var line = panel.querySelector("[data-offline-line]");
+  // A redeal keeps the time it was played, as a deal does: deal_form.js's helper, loaded
+  // here once the page is idle, so that the game page itself stays as light as it was.
+  if (!window.SKPlayed && document.currentScript) {
+    var helper = document.createElement("script");
+    helper.src = new URL("../deal_form.js", document.currentScript.src).href;
+    document.head.appendChild(helper);
+  }
 
   function text(name) { return texts[name] || ""; }
   function say(name) { if (text(name)) line.textContent = text(name); }
@@ -48,7 +61,8 @@
     if (entry.action === "undo") return text("undo");
     if (entry.action === "edit") return O.fill(text("correction"), { n: entry.n });
     if (entry.action === "redeal") return text("redeal");
-    var n = deal ? deal.n : entry.preview ? entry.preview.n : "";
+    var typed = entry.fields && entry.fields.position;  // before the engine: the number typed for
+    var n = deal ? deal.n : entry.preview ? entry.preview.n : typed ? typed.n : "";
     return O.fill(text("deal"), { n: n, contracts: contractsText(entry.entry.contracts) });
   }
 
@@ -212,12 +226,7 @@
       var edit = latest.appendChild(O.el("a", "button button-quiet", text("edit")));
       edit.href = s.last.entry_id ? formUrl(s.last.contracts) : data.urls.edit.replace(/0\/edit$/, s.last.n + "/edit");
       edit.setAttribute("data-testid", "latest-edit");
-      edit.addEventListener("click", function (event) {
-        // Offline, a deal's own form (kept on the phone) opens filled in, to correct it.
-        if (navigator.onLine && !s.last.entry_id) return;
-        event.preventDefault();
-        editLatest(s.last, data);
-      });
+      if (s.last.entry_id) edit.setAttribute("data-entry-id", s.last.entry_id);
     }
     var undo = latest.appendChild(O.el("a", "button button-quiet", text("undo-button")));
     undo.href = data.urls.undo;
@@ -234,6 +243,19 @@
     var latest = undo.closest('[data-testid="latest"]');
     var label = one('[data-testid="undo-form"] .check span');
     askUndo(latest, latest.getAttribute("data-undo-question") || (label ? label.textContent : ""));
+  });
+
+  // Edit of the latest deal: offline (the server's correction form is not kept), or of this
+  // phone's own entry, its contract's form (kept on the phone) opens filled in. Delegated:
+  // the server's button, there before the phone's board is drawn, leads there too.
+  document.addEventListener("click", function (event) {
+    var edit = event.target.closest && event.target.closest('[data-testid="latest-edit"]');
+    if (!edit || (navigator.onLine && !edit.hasAttribute("data-entry-id"))) return;
+    event.preventDefault();
+    Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
+      var last = drawn ? drawn.answer.screen.last : O.rough(found[0], found[1]).last;
+      if (last && last.kind === "deal") return editLatest(last, found[0]);
+    }).catch(function () {});
   });
 
   // The score sheet: each kingdom's deals and redeals, its totals and their check.
@@ -396,52 +418,206 @@
     panel.querySelector("[data-pending]").hidden = !list.children.length;
   }
 
-  // --- conflicts --------------------------------------------------------------------------
+  // --- the board before the engine is ready ----------------------------------------------
+  // Without the engine (Save-Data, or not fetched yet) the phone still knows the deals'
+  // number (the server's log and the entries waiting) and which contracts they used: the
+  // heading, the contracts and the latest entry follow them; who deals and leads is left
+  // out, marked "not checked yet", rather than shown as the server last said it.
 
-  // One entry beside what the other phone recorded, and the player's three choices.
-  function conflictBox() {
+  function roughChoices(data, entries) {
+    var used = [];
+    O.pendingOf(entries).forEach(function (e) {
+      if (e.action === "record") used = used.concat(e.entry.contracts);
+    });
+    var left = (data.state.available_choices || []).filter(function (choice) {
+      return !choice.some(function (c) { return used.indexOf(c) >= 0; });
+    });
+    if (left.length || !used.length) return { choices: left, king: data.state.current_king };
+    // The kingdom ended on this phone: the next king's contracts, all of them (not checked).
+    return { choices: Object.keys(texts.symbols).map(function (c) { return [c]; }), king: null };
+  }
+
+  function showRough(data, entries) {
+    var r = O.rough(data, entries);
+    if (r.deals === data.state.deals_played && !O.pendingOf(entries).length) return;
+    var next = r.deals + 1, total = data.state.deals_total;
+    var over = next > total;
+    var heading = one('[data-testid="game-status"]');
+    if (heading) {
+      heading.textContent = over ? text("not-checked") : O.fill(text("deal-of"), { n: O.number(next), total: O.number(total) });
+      heading.setAttribute("data-unchecked", "");
+    }
+    var turn = one('[data-testid="turn"]');
+    if (turn) {
+      turn.textContent = "";
+      turn.appendChild(O.el("p", "hint", text("not-checked"))).setAttribute("data-testid", "turn-unchecked");
+    }
+    var found = roughChoices(data, entries);
+    var kingdom = { king: found.king, number: 0, total: 0 };
+    showChoices({ over: over, choices: over ? [] : found.choices, kingdom: kingdom }, data);
+    if (r.last) showLatest({ last: r.last }, data);
+    document.documentElement.setAttribute("data-offline-board", "unchecked");
+  }
+
+  // --- conflicts --------------------------------------------------------------------------
+  // An entry the server refused at sync. A deal typed for a position another phone took
+  // meanwhile asks "the same deal?", as the server's page does (web/deals/same_deal.py):
+  // both entries side by side, who recorded what, "Discard mine" first (the big button
+  // when they agree) and the explicit "Mine is the next deal". Any other refusal shows
+  // this phone's entry beside what others recorded since. This phone's own deals, synced
+  // before (their ids are remembered: Outbox.mine), are never shown as another phone's.
+
+  function sameCaptures(a, b) {
+    return JSON.stringify([a.contracts, a.captures]) === JSON.stringify([b.contracts, b.captures]);
+  }
+
+  // A deal of the game now that this phone wrote (by its id's answer: its number and deal).
+  function ownDeal(own, deal) {
+    return Object.keys(own).some(function (id) {
+      var r = own[id];
+      return r.n === deal.n && (r.action === "record" || r.action === "edit") && (!r.deal || sameCaptures(r.deal, deal));
+    });
+  }
+
+  function button(label, choice, className) {
+    var b = O.el("button", className || "button", label);
+    b.type = "button";
+    b.setAttribute("data-choice", choice);
+    b.setAttribute("data-testid", "conflict-" + choice);
+    return b;
+  }
+
+  function side(node, name, heading) {
+    var box = node.querySelector(".side-by-side").appendChild(O.el("div", "side"));
+    box.setAttribute("data-testid", "conflict-" + name);
+    box.appendChild(O.el("h4", "", heading));
+    return box;
+  }
+
+  function mineSide(node, entry, scores) {
+    var mine = side(node, "mine", text("mine"));
+    mine.appendChild(O.el("p", "", describe(entry, null)));
+    if (scores) mine.appendChild(O.el("p", "muted", scoresLine(scores)));
+  }
+
+  function conflictFrame(title) {
     var node = O.el("div", "conflict");
     node.setAttribute("data-testid", "conflict");
-    node.appendChild(O.el("h3", "", text("conflict")));
+    node.appendChild(O.el("h3", "", title));
     node.appendChild(O.el("p", "conflict-why")).setAttribute("data-conflict-why", "");
-    var sides = node.appendChild(O.el("div", "side-by-side"));
-    ["mine", "theirs"].forEach(function (side) {
-      var box = sides.appendChild(O.el("div", "side"));
-      box.appendChild(O.el("h4", "", text(side)));
-      box.appendChild(O.el("div")).setAttribute("data-conflict-" + side, "");
+    node.appendChild(O.el("div", "side-by-side"));
+    return node;
+  }
+
+  function whyOf(node, refusal) {
+    node.querySelector("[data-conflict-why]").textContent =
+      (refusal.errors || []).map(function (e) { return e.message; }).join(" ");
+  }
+
+  // When a deal was played, in the page's language and digits.
+  function when(iso) {
+    var date = new Date(iso);
+    if (isNaN(date.getTime())) return "";
+    var digits = document.documentElement.getAttribute("data-digits") === "arab" ? "arab" : "latn";
+    try {
+      return date.toLocaleString((document.documentElement.lang || "en") + "-u-nu-" + digits,
+        { weekday: "short", hour: "2-digit", minute: "2-digit" });
+    } catch (e) { return date.toLocaleString(); }
+  }
+
+  function sameDealBox(entry, own) {
+    var refusal = entry.refusal, taken = refusal.taken, other = taken.other;
+    var n = taken.position.n;
+    var node = conflictFrame(other ? O.fill(text("same-recorded"), { n: O.number(n) }) : text("same-moved"));
+    node.setAttribute("data-same-deal", "");
+    whyOf(node, refusal);
+    node.insertBefore(O.el("h4", "", text("same-question")), node.querySelector(".side-by-side"));
+    if (other) {
+      var source = own[other.entry_id] ? "by-own" : "by-" + other.source;
+      var theirs = side(node, "theirs", text(source) || text("by-page"));
+      theirs.setAttribute("data-recorded-by", own[other.entry_id] ? "this-phone" : "another");
+      var at = when(other.played_at || other.recorded_at);
+      if (at) theirs.appendChild(O.el("p", "muted", O.fill(text("played-when"), { when: at })));
+      theirs.appendChild(O.el("p", "", O.fill(text("deal"), { n: O.number(other.deal.n), contracts: contractsText(other.deal.contracts) })));
+      if (other.deal.king !== null && other.deal.king !== undefined) theirs.appendChild(O.el("p", "muted", O.fill(text("king-was"), { king: names[other.deal.king] })));
+      theirs.appendChild(O.el("p", "muted", scoresLine(other.deal.scores)));
+    }
+    mineSide(node, entry, (taken.mine && taken.mine.scores) || (entry.preview && entry.preview.scores));
+    if (other) {
+      var verdict = node.appendChild(O.el("p", "", taken.same ? text("same-yes") : O.fill(text("same-differ"), { n: O.number(n) })));
+      verdict.setAttribute("data-testid", "same-verdict");
+    }
+    var actions = node.appendChild(O.el("div", "actions"));
+    actions.appendChild(button(text("discard-mine"), "discard", taken.same ? "button button-big" : "button"));
+    var next = taken.next;
+    if (next && next.valid) {
+      var label = next.king === null || next.king === undefined ? O.fill(text("next"), { n: O.number(next.n) }) :
+        O.fill(text("next-king"), { n: O.number(next.n), king: names[next.king] });
+      actions.appendChild(button(label, "next", taken.same ? "button button-quiet" : "button"));
+    } else if (next) {
+      var not = actions.appendChild(O.el("div", "hint"));
+      not.setAttribute("data-testid", "conflict-not-next");
+      not.appendChild(O.el("p", "", O.fill(text("not-next"), { n: O.number(next.n) })));
+      var list = not.appendChild(O.el("ul", "errors"));
+      (next.problems || []).forEach(function (p) { list.appendChild(O.el("li", "", p.message)); });
+    }
+    actions.appendChild(button(text("change"), "change", "button button-quiet"));
+    return node;
+  }
+
+  function conflictBox(entry, own) {
+    var refusal = entry.refusal || {};
+    var node = conflictFrame(text("conflict"));
+    whyOf(node, refusal);
+    mineSide(node, entry, entry.preview && entry.preview.scores);
+    var theirs = side(node, "theirs", text("theirs"));
+    var recorded = refusal.game ? dealsOf(refusal.game).slice(entry.base_deals || 0) : [];
+    recorded = recorded.filter(function (deal) { return !ownDeal(own, deal); });
+    if (!recorded.length) theirs.appendChild(O.el("p", "", text("theirs-none")));
+    recorded.forEach(function (deal) {
+      theirs.appendChild(O.el("p", "", O.fill(text("deal"), { n: deal.n, contracts: contractsText(deal.contracts) })));
+      theirs.appendChild(O.el("p", "muted", scoresLine(deal.scores)));
     });
     var actions = node.appendChild(O.el("div", "actions"));
-    ["keep", "change", "discard"].forEach(function (choice) {
-      var button = actions.appendChild(O.el("button", choice === "discard" ? "button button-danger" : "button", text(choice)));
-      button.type = "button";
-      button.setAttribute("data-choice", choice);
-      button.setAttribute("data-testid", "conflict-" + choice);
+    var choices = entry.entry && entry.entry.contracts ? ["keep", "change", "discard"] : ["keep", "discard"];
+    choices.forEach(function (choice) {
+      actions.appendChild(button(text(choice), choice, choice === "discard" ? "button button-danger" : "button"));
     });
     return node;
   }
 
   function showConflicts(entries) {
     var box = panel.querySelector("[data-conflicts]");
-    box.textContent = "";
-    entries.filter(function (e) { return e.state === "conflict"; }).slice(0, 1).forEach(function (entry) {
-      var node = conflictBox();
-      var refusal = entry.refusal || {};
-      node.querySelector("[data-conflict-why]").textContent =
-        (refusal.errors || []).map(function (e) { return e.message; }).join(" ");
-      var mine = node.querySelector("[data-conflict-mine]");
-      mine.appendChild(O.el("p", "", describe(entry, null)));
-      if (entry.preview && entry.preview.scores) mine.appendChild(O.el("p", "muted", scoresLine(entry.preview.scores)));
-      var theirs = node.querySelector("[data-conflict-theirs]");
-      var recorded = refusal.game ? dealsOf(refusal.game).slice(entry.base_deals || 0) : [];
-      if (!recorded.length) theirs.appendChild(O.el("p", "", text("theirs-none")));
-      recorded.forEach(function (deal) {
-        theirs.appendChild(O.el("p", "", O.fill(text("deal"), { n: deal.n, contracts: contractsText(deal.contracts) })));
-        theirs.appendChild(O.el("p", "muted", scoresLine(deal.scores)));
+    var entry = entries.filter(function (e) { return e.state === "conflict"; })[0];
+    if (!entry) { box.textContent = ""; return Promise.resolve(); }
+    return Outbox.mine(gameId).then(function (own) {
+      var node = entry.refusal && entry.refusal.taken ? sameDealBox(entry, own) : conflictBox(entry, own);
+      Array.prototype.forEach.call(node.querySelectorAll("[data-choice]"), function (b) {
+        b.addEventListener("click", function () { decide(entry, b.getAttribute("data-choice")); });
       });
-      Array.prototype.forEach.call(node.querySelectorAll("[data-choice]"), function (button) {
-        button.addEventListener("click", function () { decide(entry, button.getAttribute("data-choice")); });
-      });
+      box.textContent = "";
       box.appendChild(node);
+    });
+  }
+
+  // "Mine is the next deal": the same entry (the same id: the server wrote nothing of it),
+  // typed now for the game's next position; this phone's deals waiting after it move on
+  // with it (their king is left to the server to say).
+  function mineIsNext(entry) {
+    var next = entry.refusal.taken.next;
+    var moved = next.n - entry.refusal.taken.position.n;
+    return Outbox.list(gameId).then(function (entries) {
+      var later = entries.filter(function (e) {
+        return e.seq > entry.seq && e.action === "record" && e.fields && e.fields.position;
+      });
+      entry.fields = entry.fields || {};
+      entry.fields.position = { n: next.n, king: next.king === undefined ? null : next.king, game: gameId };
+      entry.state = "waiting";
+      delete entry.refusal;
+      return Promise.all([Outbox.put(entry)].concat(later.map(function (e) {
+        e.fields.position = { n: e.fields.position.n + moved, king: null, game: gameId };
+        return Outbox.put(e);
+      })));
     });
   }
 
@@ -451,8 +627,10 @@
       entry.state = "waiting";
       delete entry.refusal;
       done = Outbox.put(entry);
+    } else if (choice === "next") {
+      done = mineIsNext(entry);
     } else if (choice === "discard") {
-      done = Outbox.remove(entry.entry_id, gameId);
+      done = Outbox.discard(entry);
     } else {
       sessionStorage.setItem("sk-draft-" + gameId, JSON.stringify(entry));
       done = Outbox.remove(entry.entry_id, gameId).then(function () {
@@ -460,10 +638,18 @@
         var link = all('[data-testid="choose-contract"] a.contract-button').filter(function (a) {
           return a.getAttribute("data-testid") === key;
         })[0];
-        if (link) window.location.assign(link.href);  // its form, filled in again (form.js)
+        window.location.assign(link ? link.href : formUrl(entry.entry.contracts));  // its form, filled in again (form.js)
       });
     }
-    return done.then(function () { return O.syncNow(); }).then(render);
+    return done.then(function () { return O.syncNow(); }).then(function () {
+      return Outbox.list(gameId);
+    }).then(function (left) {
+      // Nothing of this game left on the phone: the server's page is the game; show it.
+      if (!left.length && navigator.onLine && choice !== "change") {
+        if (!reloading) { reloading = true; window.location.reload(); }
+      }
+      else return render();
+    });
   }
 
   // --- undo and redeal: sent by script online, queued offline ------------------------------
@@ -500,33 +686,47 @@
 
   // An undo or a redeal kept on this phone. ``sentAs``: the id it was sent under when the
   // network failed (the same entry, under the same id, at the version its form showed).
+  // Undo takes back the phone's own last entry where it waits; one that was sent once and
+  // whose answer was lost may be on the server already, so it is undone there, by an undo
+  // queued behind it (sent once, in order, at the version that entry made). An undo or a
+  // redeal behind other entries waiting takes the version they make at sync.
   function queue(form, action, sentAs) {
     return Promise.all([gameData(), Outbox.list(gameId)]).then(function (found) {
       var data = found[0];
       var waiting = found[1].filter(function (e) { return e.state === "waiting"; });
       if (!data.editable) { say("view-only"); return null; }
       var last = waiting[waiting.length - 1];
-      if (action === "undo" && last && (last.action === "record" || last.action === "redeal")) {
-        return Outbox.remove(last.entry_id, gameId);  // the phone's own last entry, taken back
-      }
+      var own = action === "undo" && last && (last.action === "record" || last.action === "redeal");
+      if (own && !last.sent) return Outbox.remove(last.entry_id, gameId);  // the phone's own, taken back
       var entry = {
         game: gameId, action: action, after: waiting.length,
         base_version: data.version, base_deals: data.state.deals_played,
         urls: { offline: url, game: window.location.pathname }
       };
-      if (sentAs) entry.entry_id = sentAs;
+      if (sentAs) { entry.entry_id = sentAs; entry.sent = true; }
+      if (last && !sentAs) entry.follows = last.entry_id;
+      if (own) entry.undoes = last.entry_id;
       if (action === "undo") {
         entry.version = sentAs ? Number(formValue(form, "version")) || data.version : data.version;
         return Outbox.add(entry).then(O.askBackgroundSync);
       }
       entry.entry = redealEntry(form);
-      return O.check(data, O.pendingOf(waiting), { action: "redeal", entry: entry.entry }).then(function (answer) {
-        if (!answer.ok) { formErrors(form, answer.errors.map(function (e) { return e.message; })); return null; }
+      var played = window.SKPlayed ? window.SKPlayed.stamp(form) : null;
+      if (played && played.value) entry.fields = { played_at: played.value };
+      function kept() {
         formErrors(form, []);
         form.reset();
+        if (played) played.value = "";  // the next redeal is played later
         var details = form.closest("details");
         if (details) details.open = false;
         return Outbox.add(entry).then(O.askBackgroundSync);
+      }
+      return O.check(data, O.pendingOf(waiting), { action: "redeal", entry: entry.entry }).then(function (answer) {
+        if (!answer.ok) { formErrors(form, answer.errors.map(function (e) { return e.message; })); return null; }
+        return kept();
+      }, function () {
+        entry.unchecked = true;  // no engine on this phone yet: the server checks it at sync
+        return kept();
       });
     }).then(function () {
       O.refreshCount();  // this page's own changes do not come back on its channel
@@ -543,7 +743,10 @@
       var sentAs = unanswered[action] || Outbox.newId();
       return O.send(form, submitter, sentAs).then(function (outcome) {
         unanswered[action] = outcome === "network" ? sentAs : null;
-        if (outcome === "written") window.location.assign(window.location.pathname);
+        if (outcome === "written") {
+          Outbox.remember({ entry_id: sentAs, game: gameId, action: action })
+            .then(function () { window.location.assign(window.location.pathname); });
+        }
         else if (outcome === "network") return queue(form, action, sentAs).then(function () {
           return Outbox.list(gameId);
         }).then(function (waiting) {  // queued: the outbox sends it, under its id
@@ -630,7 +833,10 @@
         drawn = { answer: answer, data: data };
         showBoard(answer.screen, data);
         showPending(entries, answer);
-      }, function () { showPending(entries, null); });  // no engine yet: "not checked yet"
+      }, function () {  // no engine yet: what can be told is drawn, the rest "not checked yet"
+        showRough(data, entries);
+        showPending(entries, null);
+      });
     }).catch(function () {});
   }
 

@@ -5,7 +5,8 @@
 //   sent by themselves: at start and page show, on the `online` event, again and
 //   again with a growing wait while the network fails, and by Background Sync.
 // - On a game page: the game is kept on the phone with no tap (its pages; the
-//   rules engine's files once per phone, at once unless Save-Data), and, offline
+//   rules engine's files once per phone, once idle, unless Save-Data or a metered
+//   connection: then at its first need), and, offline
 //   or while entries wait, the board drawn from the phone's one game state
 //   (game.js); conflicts side by side.
 // - On a deal form without a network: the deal is checked by the engine in a
@@ -225,6 +226,23 @@
     return out;
   }
 
+  // What can be told of the game without the engine: the server's log, then the entries
+  // waiting (a deal, a redeal, an undo taking back the last one): how many deals it holds,
+  // and its last entry ({kind, n, contracts, entry_id?}). The rest waits "not checked yet".
+  function rough(data, entries) {
+    var log = (data.log || []).map(function (e) {
+      return e.kind ? { kind: e.kind } : { kind: "deal", contracts: e.contracts };
+    });
+    pendingOf(entries).forEach(function (e) {
+      if (e.action === "record") log.push({ kind: "deal", contracts: e.entry.contracts, entry_id: e.entry_id });
+      else if (e.action === "redeal") log.push({ kind: e.entry.kind === "misdeal" ? "misdeal" : "redeal", entry_id: e.entry_id });
+      else if (e.action === "undo") log.pop();
+    });
+    var deals = 0;
+    log.forEach(function (e) { if (e.kind === "deal") e.n = ++deals; });
+    return { deals: deals, last: log.length ? log[log.length - 1] : null };
+  }
+
   // The game as last seen from the server: fresh when online, the copy kept when not.
   function gameData(url) {
     return fetch(url, { credentials: "same-origin" }).then(function (response) {
@@ -240,10 +258,12 @@
     });
   }
 
-  // Under Save-Data (or a metered connection) the engine is fetched at its first need only.
+  // Under Save-Data (or a connection the browser says is metered) the engine is fetched at
+  // its first need only. A phone on its mobile network is not thereby saving: it is where a
+  // table plays, and where the network drops, so it gets the engine once, in the background.
   function saving() {
     var c = navigator.connection;
-    return !!(c && (c.saveData || c.type === "cellular" || c.metered));
+    return !!(c && (c.saveData || c.metered === true));
   }
 
   // The engine's files, fetched once per phone (and per engine version) in the background;
@@ -324,7 +344,7 @@
   window.SKOffline = {
     engine: Engine, startEngine: startEngine, check: check, screen: screen, gameData: gameData,
     syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, number: number, el: el, json: json,
-    pendingOf: pendingOf, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
+    pendingOf: pendingOf, rough: rough, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
     flashSaved: flashSaved, send: send, postAsUsual: postAsUsual
   };
 

@@ -4,12 +4,15 @@
 // once however often it is sent. An entry leaves the outbox only with the
 // server's answer (written, or written before) or the player's decision;
 // one the server refuses is kept as a conflict, and the game's later entries
-// wait behind it.
+// wait behind it. The ids this phone's entries were written under are remembered
+// ("mine"), so that its own deals are never shown as another phone's. Every
+// request of a sync gives up after SYNC_MS: a hung one is retried later.
 "use strict";
 
 (function (root) {
   var DB_NAME = "scorekeeper-offline";
-  var DB_VERSION = 1;
+  var DB_VERSION = 2;
+  var SYNC_MS = 8000;  // a sync request unanswered by then is dropped, and tried again later
   var REFUSED = [400, 403, 404, 409, 412, 422];  // the entry kept, as a conflict
   var channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("sk-outbox") : null;
 
@@ -18,9 +21,14 @@
       var request = indexedDB.open(DB_NAME, DB_VERSION);
       request.onupgradeneeded = function () {
         var db = request.result;
-        var outbox = db.createObjectStore("outbox", { keyPath: "entry_id" });
-        outbox.createIndex("game", "game");
-        db.createObjectStore("kept", { keyPath: "game" });
+        if (!db.objectStoreNames.contains("outbox")) {
+          db.createObjectStore("outbox", { keyPath: "entry_id" }).createIndex("game", "game");
+          db.createObjectStore("kept", { keyPath: "game" });
+        }
+        // What this phone wrote: {entry_id, game, action, n?, deal?}.
+        if (!db.objectStoreNames.contains("mine")) {
+          db.createObjectStore("mine", { keyPath: "entry_id" }).createIndex("game", "game");
+        }
       };
       request.onsuccess = function () { resolve(request.result); };
       request.onerror = function () { reject(request.error); };
@@ -101,14 +109,43 @@
     return withStore("kept", "readonly", function (store) { return store.getAll(); });
   }
 
+  // A write this phone made, by the id it was sent under (the sync's answers, the page
+  // forms sent by script): ``n`` and ``deal`` for a deal, when known.
+  function remember(record) {
+    return withStore("mine", "readwrite", function (store) { return store.put(record); })
+      .catch(function () {});
+  }
+
+  // Every write of this phone for ``game``: {entry_id: record}.
+  function mine(game) {
+    return withStore("mine", "readonly", function (store) { return store.index("game").getAll(game); })
+      .then(function (records) {
+        var byId = {};
+        (records || []).forEach(function (r) { byId[r.entry_id] = r; });
+        return byId;
+      }, function () { return {}; });
+  }
+
+  // fetch(), then read(response), given up after SYNC_MS (a request that hangs, head or
+  // body, must not stall every retry: the sync fails and is tried again later).
+  function patient(url, options, read) {
+    var controller = typeof AbortController === "function" ? new AbortController() : null;
+    var timer = controller ? setTimeout(function () { controller.abort(); }, SYNC_MS) : null;
+    if (controller) options.signal = controller.signal;
+    var answered = fetch(url, options).then(read);
+    function done() { clearTimeout(timer); }
+    answered.then(done, done);
+    return answered;
+  }
+
   function postJSON(url, body, token) {
-    return fetch(url, {
+    return patient(url, {
       method: "POST",
       credentials: "same-origin",
       cache: "no-store",
       headers: { "Content-Type": "application/json", "X-CSRFToken": token || "" },
       body: JSON.stringify(body)
-    }).then(function (response) {
+    }, function (response) {
       return response.json().catch(function () { return null; }).then(function (json) {
         return { status: response.status, body: json };
       });
@@ -117,11 +154,47 @@
 
   // The game as the server has it now, and a CSRF token for this session.
   function fetchGame(entry) {
-    return fetch(entry.urls.offline, { credentials: "same-origin", cache: "no-store" })
-      .then(function (response) {
-        if (!response.ok) throw new Error("game " + response.status);
-        return response.json();
+    return patient(entry.urls.offline, { credentials: "same-origin", cache: "no-store" }, function (response) {
+      if (!response.ok) throw new Error("game " + response.status);
+      return response.json();
+    });
+  }
+
+  // Written: remembered as this phone's; an undo or a correction queued behind it takes the
+  // version it made (it was queued before that version existed). A repeat's answer holds
+  // the game as it is now, which may have moved past this entry: its version is taken only
+  // where the game still ends with this very deal.
+  function written(entry, answer, entries) {
+    var body = answer.body || {};
+    var deal = body.deal || null;
+    var game = body.game || {};
+    remember({
+      entry_id: entry.entry_id, game: entry.game, action: entry.action,
+      n: deal ? deal.n : null, deal: deal ? { contracts: deal.contracts, captures: deal.captures } : null
+    });
+    var sure = !body.repeat || (entry.action === "record" && deal && game.deals_played === deal.n);
+    var follow = entries.filter(function (e) { return e.follows === entry.entry_id && e.state === "waiting"; });
+    return Promise.all(follow.map(function (e) {
+      delete e.follows;
+      if (sure && game.version) e.version = game.version;
+      return put(e);
+    }));
+  }
+
+  // An entry the player discarded: an undo of it goes with it; what followed it follows
+  // what it followed (or keeps the version the phone last saw).
+  function discard(entry) {
+    return list(entry.game).then(function (entries) {
+      var work = entries.map(function (e) {
+        if (e.undoes === entry.entry_id) return remove(e.entry_id, e.game);
+        if (e.follows !== entry.entry_id) return null;
+        if (entry.follows) e.follows = entry.follows; else delete e.follows;
+        var seen = entry.refusal && entry.refusal.game;
+        if (!e.follows && seen && seen.version) e.version = seen.version;
+        return put(e);
       });
+      return Promise.all(work);
+    }).then(function () { return remove(entry.entry_id, entry.game); });
   }
 
   function wire(entry) {
@@ -151,11 +224,15 @@
         if (answer.status === 200 || answer.status === 201) {
           report.synced += 1;
           report.games[entry.game] = true;
-          return remove(entry.entry_id, entry.game).then(next);
+          return written(entry, answer, entries).then(function () {
+            return remove(entry.entry_id, entry.game);
+          }).then(next);
         }
         if (REFUSED.indexOf(answer.status) >= 0 && answer.body) {
+          // Refused (another phone took its position, or the game moved): kept, as a
+          // conflict the player decides; never sent on as the next deal by itself.
           entry.state = "conflict";
-          entry.refusal = { status: answer.status, errors: answer.body.errors || [], game: answer.body.game || null };
+          entry.refusal = refusalOf(answer);
           report.conflicts += 1;
           return put(entry);
         }
@@ -163,6 +240,18 @@
       });
     }
     return next();
+  }
+
+  // What the page shows of a refusal: its reasons, the game now, and for a position
+  // another phone took (API.md "One deal, one position") both entries and the next one.
+  function refusalOf(answer) {
+    var body = answer.body;
+    var refusal = { status: answer.status, errors: body.errors || [], game: body.game || null };
+    if (body.position) {
+      refusal.taken = { position: body.position, other: body.other || null, mine: body.mine || null,
+        same: !!body.same, next: body.next || null };
+    }
+    return refusal;
   }
 
   var running = null;
@@ -192,7 +281,7 @@
   }
 
   root.SKOutbox = {
-    add: add, put: put, remove: remove, list: list, keep: keep, kept: kept,
-    sync: sync, newId: newId, channel: channel, listen: listen
+    add: add, put: put, remove: remove, discard: discard, list: list, keep: keep, kept: kept,
+    sync: sync, newId: newId, channel: channel, listen: listen, remember: remember, mine: mine
   };
 })(self);

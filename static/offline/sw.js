@@ -7,7 +7,9 @@
 //   the pages listed in RELEASE.fresh (a new game, a restore): their forms
 //   must come from the server.
 // - The engine (Pyodide, the rules archive): cached when first fetched, which
-//   happens only once the player keeps a game offline or installs the app.
+//   happens once per phone in the background after the first game page is idle
+//   (every game opened is kept, with no tap), at its first need under Save-Data or
+//   a metered connection, or when the app is installed; the cache serves every game.
 // - The API is never cached. Background Sync sends the outbox (outbox.js).
 "use strict";
 

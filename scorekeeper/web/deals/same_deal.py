@@ -38,6 +38,9 @@ RECORDED_BY = {
     "director": _l("Recorded by the club night's director"),
     "check": _l("Recorded from a card-by-card check"),
 }
+RECORDED_BY_THIS_PHONE = _l("Recorded from this phone earlier")
+"""The holder's entry id is one this phone wrote (its script knows its own ids): said so,
+never "another phone" (static/offline/same.js)."""
 
 
 def position_data(loaded: services.LoadedGame) -> dict[str, Any]:
@@ -77,6 +80,7 @@ def render_same_deal(
         taken=taken,
         holder=holder,
         recorded_by=recorded_by,
+        recorded_by_this_phone=RECORDED_BY_THIS_PHONE,
         mine=taken.entry,
         reasons=translate_problems(taken.problems),
         next_reasons=translate_problems(taken.next_problems),

@@ -144,6 +144,7 @@ def service_worker() -> Response:
                     "offline/offline.js",
                     "offline/game.js",
                     "offline/form.js",
+                    "offline/same.js",
                     "offline/outbox.js",
                     "offline/offline.css",
                     "offline/icon.svg",

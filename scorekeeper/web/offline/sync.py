@@ -13,7 +13,8 @@ phone may have written meanwhile). A ``record`` that names the ``position`` it w
 typed for (``{"n", "king"}``) is refused (409 ``deal_already_recorded`` or
 ``position_moved``, with the other entry) when another phone took that position,
 never recorded as the next deal by itself; ``played_at`` is the phone's clock at
-Save (API.md "One deal, one position", "Time played"). An ``edit`` or ``undo`` names the version
+Save (API.md "One deal, one position", "Time played"). A repeat is answered as the first
+copy was, with ``"repeat": true``. An ``edit`` or ``undo`` names the version
 it was made against and is refused (412) if the game moved since. Answers and
 refusals are the API's (errors through :mod:`scorekeeper.web.errors`). A redeal
 may also be a Trix deal void for a closed suit (``"reason": "closed_suit"``), as
@@ -104,13 +105,17 @@ def _refuse_unnamed_first_king(game_id: str) -> None:
 
 
 def _repeat(done: services.AlreadyWritten) -> tuple[int, dict[str, Any], services.LoadedGame]:
-    """The answer the first copy of this entry got (its deal as then scored)."""
+    """The answer the first copy of this entry got (its deal as then scored), marked
+    ``"repeat": true``: its ``game`` is the game now, which may have moved past the entry
+    (a phone must not take that version for an undo queued behind it)."""
     after = {k: v for k, v in (done.after or {}).items() if k != "kind"}
     if done.action == "record":
-        return 201, {"deal": after}, done.loaded
+        return 201, {"deal": after, "repeat": True}, done.loaded
     if done.action == "redeal":
-        return 201, {"redeal": {k: v for k, v in after.items() if k != "n"}}, done.loaded
-    return 200, ({"deal": after} if done.action == "edit" else {}), done.loaded
+        redeal = {k: v for k, v in after.items() if k != "n"}
+        return 201, {"redeal": redeal, "repeat": True}, done.loaded
+    answer = {"deal": after} if done.action == "edit" else {}
+    return 200, {**answer, "repeat": True}, done.loaded
 
 
 def _redeal(raw: object) -> RedealEntry:

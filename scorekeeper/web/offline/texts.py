@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.messages import contract_label
+from scorekeeper.text.messages import MESSAGES, contract_label
+from scorekeeper.web.deals.same_deal import RECORDED_BY, RECORDED_BY_THIS_PHONE
+from scorekeeper.web.forms import TRIX_PLACE_MISSING
 from scorekeeper.web.games.present import RED, SYMBOLS
 
 
@@ -46,10 +48,49 @@ def panel_texts() -> dict[str, object]:
         "keep": _("Keep it waiting"),
         "change": _("Change it"),
         "discard": _("Discard it"),
+        **same_deal_texts(),
+        **form_texts(),
         "contracts": {c.value: contract_label(c) for c in Contract},
         "symbols": {c.value: SYMBOLS[c] for c in Contract},
         "red": [c.value for c in RED],
         **board_texts(),
+    }
+
+
+def same_deal_texts() -> dict[str, str]:
+    """The offline "the same deal?" (game.js), in the words of the server's page
+    (templates/deals/same_deal.html, web/deals/same_deal.py): the same translations."""
+    n = "%(n)s"
+    by = {f"by-{source}": str(text) for source, text in RECORDED_BY.items()}
+    return {
+        "same-question": _("The same deal?"),
+        "same-recorded": _("Deal %(n)s was recorded meanwhile", n=n),
+        "same-moved": _("The game has moved on"),
+        "same-yes": _("Both say the same: it is one deal, and it is already recorded."),
+        "same-differ": _(
+            "They differ. If they are the same deal, discard yours and correct deal %(n)s if "
+            "it is wrong.",
+            n=n,
+        ),
+        "discard-mine": _("Discard mine"),
+        "next-king": _(
+            "Mine is the next deal: save it as deal %(n)s, %(king)s king", n=n, king="%(king)s"
+        ),
+        "next": _("Mine is the next deal: save it as deal %(n)s", n=n),
+        "not-next": _("Yours cannot be the next deal (deal %(n)s):", n=n),
+        "played-when": _("Played %(when)s.", when="%(when)s"),
+        "king-was": _("%(king)s was king.", king="%(king)s"),
+        **by,
+        "by-own": str(RECORDED_BY_THIS_PHONE),
+    }
+
+
+def form_texts() -> dict[str, object]:
+    """The deal form's own checks before the engine is ready (form.js): the four Trix places,
+    in the server's form's words, and the engine's sentence for a player named twice."""
+    return {
+        "trix-places": [str(text) for text in TRIX_PLACE_MISSING],
+        "trix-twice": _(str(MESSAGES["trix_order_not_permutation"])),
     }
 
 

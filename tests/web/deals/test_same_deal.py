@@ -120,6 +120,23 @@ def test_the_same_captures_put_discard_mine_first(client: FlaskClient) -> None:
     assert "Mine is the next deal: save it as deal 11, Omar king" in page
 
 
+def test_the_holders_entry_id_is_on_the_page_for_the_phone_to_know_its_own(
+    client: FlaskClient,
+) -> None:
+    """The phone's script (static/offline/same.js) compares the id the holder was written
+    under with its own: this phone's deal is never "another phone's"."""
+    game_id = play_to_last_deal_of_kingdom_2(client)
+    phone_a = open_form(client, game_id, "collections")
+    phone_b = open_form(client, game_id, "collections")
+    url = f"/games/{game_id}/deals/new?contracts=collections"
+    sent = client.post(url, data={**phone_a, **TRICKS, "entry_id": "pA-10"})
+    assert sent.status_code == 302
+    page = html(client.post(url, data={**phone_b, **TRICKS}))
+    assert re.search(r'data-testid="entry-theirs" data-entry-id="pA-10"', page)
+    assert 'data-text-this-phone="Recorded from this phone earlier"' in page
+    assert f'data-offline-same="{game_id}"' in page and 'data-offline-script="same.js"' in page
+
+
 def test_mine_is_the_next_deal_is_an_explicit_choice(client: FlaskClient) -> None:
     game_id, page = last_deal_refused(client, OTHER_TRICKS)
     url = f"/games/{game_id}/deals/new?contracts=collections"

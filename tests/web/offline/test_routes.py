@@ -182,6 +182,30 @@ def test_the_panels_words_come_with_the_phones_copy(client: FlaskClient) -> None
     assert {"conflict", "mine", "theirs", "keep", "change", "discard"} <= set(texts)
 
 
+def test_the_same_deal_and_the_forms_own_checks_are_in_the_servers_words(
+    client: FlaskClient,
+) -> None:
+    """The offline "the same deal?" says what the server's page says (its msgids, so its
+    translations); the four Trix places are the server form's sentences (R7)."""
+    game_id = new_game(client)
+    texts = client.get(f"/games/{game_id}/offline.json?lang=es").get_json()["texts"]
+    with client.application.test_request_context("/?lang=es"):
+        from flask_babel import force_locale
+
+        from scorekeeper.text.locale import gettext
+
+        with force_locale("es"):
+            assert texts["same-question"] == gettext("The same deal?") != "The same deal?"
+            assert texts["discard-mine"] == gettext("Discard mine")
+    assert "%(n)s" in texts["next"] and "%(king)s" in texts["next-king"]
+    assert {"by-page", "by-offline", "by-api", "by-director", "by-check", "by-own"} <= set(texts)
+    assert len(texts["trix-places"]) == 4 and all(texts["trix-places"])
+    assert "%(twice)s" in texts["trix-twice"] and "%(left_out)s" in texts["trix-twice"]
+    english = client.get(f"/games/{game_id}/offline.json?lang=en").get_json()["texts"]
+    assert english["trix-places"][3] == "Choose who was left with cards."
+    assert english["by-own"] == "Recorded from this phone earlier"
+
+
 def test_every_file_the_deal_form_loads_is_kept_by_the_service_worker(
     client: FlaskClient,
 ) -> None:

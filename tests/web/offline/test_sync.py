@@ -65,6 +65,24 @@ def test_an_entry_is_recorded_once_however_often_it_is_sent(phone: Phone) -> Non
     assert again.get_json()["game"]["version"] == 2 and phone.deals() == 1
 
 
+def test_a_repeat_says_so_so_a_phone_takes_no_later_version_as_its_own(phone: Phone) -> None:
+    """An undo queued behind an entry whose first answer was lost takes the version that
+    entry made; a repeat's ``game`` is the game now, so the answer says it is a repeat."""
+    body = {"entry_id": "o1", "action": "record", "entry": TRIX}
+    first = phone.sync(body).get_json()
+    assert "repeat" not in first and first["game"]["version"] == 2
+    phone.sync({"entry_id": "o2", "action": "record", "entry": KING})  # another write after it
+    again = phone.sync(body).get_json()
+    assert again["repeat"] is True and again["deal"] == first["deal"]
+    assert again["game"]["version"] == 3 and again["game"]["deals_played"] == 2
+    redeal = {"entry_id": "r1", "action": "redeal", "entry": {"kind": "misdeal"}}
+    assert "repeat" not in phone.sync(redeal).get_json()
+    assert phone.sync(redeal).get_json()["repeat"] is True
+    undo = {"entry_id": "u1", "action": "undo", "version": 4}
+    assert "repeat" not in phone.sync(undo).get_json()
+    assert phone.sync(undo).get_json()["repeat"] is True
+
+
 def test_another_entry_under_a_used_id_is_409(phone: Phone) -> None:
     phone.sync({"entry_id": "o1", "action": "record", "entry": TRIX})
     refused = phone.sync({"entry_id": "o1", "action": "record", "entry": KING})
