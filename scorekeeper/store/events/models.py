@@ -72,6 +72,9 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     bye_points: Mapped[int] = mapped_column(Integer, server_default="0")
     ranking: Mapped[str] = mapped_column(String(8), server_default="points")
     """``points``, or ``average``: points per table played."""
+    round_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """How long a round should take, set by the director: the board counts it down from
+    each round's ``drawn_at`` (None: no round clock)."""
 
     __table_args__ = (
         CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),

@@ -3,6 +3,7 @@ controls), the director's link, table cards and results as PDF, and the standing
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
@@ -301,7 +302,11 @@ def _refused(event_id: str, error: RulesError) -> Page:
 def event_board(event_id: str) -> Page:
     """The standings board for a screen: large type, no controls, updated live."""
     loaded = services.load_event(event_id)
-    return render_template("events/board.html", page=event_page(loaded))
+    return render_template(
+        "events/board.html",
+        page=board_page(loaded),
+        server_now_ms=int(time.time() * 1000),
+    )
 
 
 @bp.get("/events/<event_id>/board/live")
