@@ -77,14 +77,12 @@
 
   Board.prototype.now = function () { return Date.now() + this.offset; };
 
-  // Rows per column and columns per page for items of ``height`` px in the space left.
-  Board.prototype.grid = function (panel, itemHeight, columnWidth, headHeight) {
+  // Rows that fit in the screen's height left under the headline and the panel's title.
+  Board.prototype.rowsFitting = function (panel, itemHeight, headHeight) {
     var head = this.content.querySelector(".board-head");
     var title = panel.querySelector("h2");
-    var room = window.innerHeight - (head ? head.offsetHeight : 0) - (title ? title.offsetHeight : 0) - 24;
-    var rows = Math.max(1, Math.floor((room - headHeight) / Math.max(1, itemHeight)));
-    var columns = Math.max(1, Math.floor(this.content.clientWidth / Math.max(1, columnWidth)));
-    return { rows: rows, columns: columns };
+    var room = window.innerHeight - (head ? head.offsetHeight : 0) - (title ? title.offsetHeight : 0) - 32;
+    return Math.max(1, Math.floor((room - headHeight) / Math.max(1, itemHeight)));
   };
 
   function chunks(items, size) {
@@ -100,8 +98,17 @@
     var rows = all(source, "tbody tr");
     var em = parseFloat(getComputedStyle(panel).fontSize) || 16;
     source.hidden = false;
-    var grid = this.grid(panel, rows.length ? rows[0].offsetHeight : em * 1.6, em * 22,
-                         source.tHead ? source.tHead.offsetHeight : 0);
+    var width = this.content.clientWidth;
+    var gap = 1.5 * em;
+    var columns = Math.max(1, Math.floor((width + gap) / (em * 22 + gap)));
+    // Measured at the width of one column, where long lines wrap as they will be shown.
+    source.style.width = ((width + gap) / columns - gap) + "px";
+    var rowHeight = rows.reduce(function (h, row) { return Math.max(h, row.offsetHeight); }, em);
+    var grid = {
+      rows: this.rowsFitting(panel, rowHeight, source.tHead ? source.tHead.offsetHeight : 0),
+      columns: columns
+    };
+    source.style.width = "";
     var notes = panel.querySelector("[data-testid=tie-notes]");
     if (notes) notes.hidden = true;  // the tie notes are on the night's page and the PDF
     source.hidden = true;
@@ -135,11 +142,12 @@
     var items = all(source, ":scope > *");
     source.hidden = false;
     var tallest = items.reduce(function (h, item) { return Math.max(h, item.offsetHeight); }, 0);
-    var widest = parseFloat(getComputedStyle(source).getPropertyValue("--board-item-width")) ||
-      (items.length ? items[0].offsetWidth : 200);
-    var gap = parseFloat(getComputedStyle(source).rowGap) || 0;
+    var style = getComputedStyle(source);
+    var gap = parseFloat(style.rowGap) || 0;
     var extra = all(panel, ":scope > p").reduce(function (h, p) { return h + p.offsetHeight; }, 0);
-    var grid = this.grid(panel, tallest + gap, widest + gap, extra);
+    // The grid's own auto-fill says how many columns fit; its tracks are resolved to px.
+    var tracks = style.gridTemplateColumns.split(" ").filter(Boolean).length;
+    var grid = { rows: this.rowsFitting(panel, tallest + gap, extra), columns: Math.max(1, tracks) };
     source.hidden = true;
     var pages = chunks(items, grid.rows * grid.columns);
     return pages.map(function (pageItems) {
