@@ -7,9 +7,8 @@ from flask import flash, redirect, request, url_for
 
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.store.events import clock
-from scorekeeper.text.locale import format_number
+from scorekeeper.text.locale import format_number, ngettext
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.locale import ngettext
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.events.access import require_director
 from scorekeeper.web.events.routes import _refused

@@ -135,7 +135,10 @@ def rematch(game_id: str) -> Page:
     if not loaded.game.finished:
         abort(409, description=_("This game is not over yet: a rematch starts when it is."))
     if event_services.event_of_game(game_id) is not None:
-        abort(409, description=_("A club night's table has no rematch: its night draws the next round."))
+        abort(
+            409,
+            description=_("A club night's table has no rematch: its night draws the next round."),
+        )
     first_king, rules = rematch_start(loaded.rules, loaded.first_king)
     new, token = services.create_game(list(loaded.players), first_king, rules)
     grant_owner(new.id, token)
