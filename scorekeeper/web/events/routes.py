@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
+from scorekeeper.store.circles.services import CircleData
 from scorekeeper.store.events import changes as event_changes
 from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events import services
@@ -25,6 +26,7 @@ from scorekeeper.text.locale import (
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import rollback
+from scorekeeper.web.events import new_night
 from scorekeeper.web.events.access import (
     directing,
     grant_director,
@@ -41,9 +43,14 @@ from scorekeeper.web.events.confirm import (
     redraw_question,
     replace_question,
 )
-from scorekeeper.web.events.forms import NewEventForm
+from scorekeeper.web.events.forms import COMMON_NIGHT_SWITCHES, NIGHT_SWITCHES, NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
+from scorekeeper.web.games.new_game_form import (
+    ALL_PRESETS,
+    offer_rule_choices,
+    preset_switch_values,
+)
 from scorekeeper.web.language import per_render
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
@@ -52,27 +59,60 @@ from scorekeeper.web.sheets.routes import requested_paper
 
 @bp.route("/events/new", methods=["GET", "POST"])
 def new_event() -> Page:
-    """The club night's settings; creates it and makes this browser its director."""
+    """The club night's settings, house rules and circle; creates it and makes this
+    browser its director. A circle needs its edit rights (403 without, nothing written)."""
     form = NewEventForm()
-    if form.validate_on_submit():
-        try:
-            event, token = services.create_event(parse_new_event_body(form.body()))
-        except RulesError as error:
-            rollback()
-            form.add_problems(error.problems)
-        else:
-            grant_director(event.id, token)
-            flash(
-                _(
-                    "The club night is ready. Keep its director's link below (copy it, or "
-                    "scan it with another phone): it gives the director's role back on any "
-                    "device. Then draw the first round."
-                ),
-                "success",
-            )
-            return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
-    status = 422 if form.is_submitted() else 200
-    return render_template("events/new_event.html", form=form), status
+    offer_rule_choices(form, [_("Seat %(n)s", n=format_number(seat + 1)) for seat in range(4)])
+    status = 200
+    if form.is_submitted():
+        valid = form.validate_on_submit()
+        circle, status = new_night.choose_circle(form)
+        if new_night.showing_members() and status == 200:
+            return _new_event_page(form, circle, 200)
+        if valid and status == 200:
+            created = _create_event(form)
+            if created is not None:
+                return created
+        status = status if status != 200 else 422
+    elif request.args.get("circle"):
+        form.circle.data = request.args["circle"]
+        circle, status = new_night.choose_circle(form)
+        return _new_event_page(form, circle, status)
+    return _new_event_page(form, None, status)
+
+
+def _create_event(form: NewEventForm) -> Response | None:
+    """Create the night from the form, or put the engine's problems on it (None)."""
+    try:
+        event, token = services.create_event(parse_new_event_body(form.body()))
+    except RulesError as error:
+        rollback()
+        form.add_problems(error.problems)
+        return None
+    grant_director(event.id, token)
+    flash(
+        _(
+            "The club night is ready. Keep its director's link below (copy it, or "
+            "scan it with another phone): it gives the director's role back on any "
+            "device. Then draw the first round."
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
+
+
+def _new_event_page(form: NewEventForm, circle: CircleData | None, status: int) -> tuple[str, int]:
+    return render_template(
+        "events/new_event.html",
+        form=form,
+        circle=circle,
+        circles=new_night.editable_circles(),
+        presets=list(ALL_PRESETS),
+        preset_values=preset_switch_values(),
+        common=COMMON_NIGHT_SWITCHES,
+        more=[name for name in NIGHT_SWITCHES if name not in COMMON_NIGHT_SWITCHES],
+        defaults=RuleSet(),
+    ), status
 
 
 @bp.get("/events/<event_id>")
