@@ -5,8 +5,8 @@
 //   laid out in columns that fit the screen and paged, and the board turns through the
 //   pages; the round clock counts down in the server's time. No controls.
 // - The director's page (data-live-parts-url): each part ([data-live-part]) is replaced
-//   by its fresh copy unless the director is typing or focused in it (then it waits
-//   for the next poll), so nothing typed is lost.
+//   by its fresh copy unless the director is typing or focused in it, or has a form
+//   open in it (then it waits for the next poll), so nothing typed is lost.
 // Every text comes from the page (data-*).
 "use strict";
 
@@ -259,19 +259,26 @@
 
   // --- the director's page ----------------------------------------------------------------
 
+  // What the director typed or chose and has not sent.
+  function changed(field) {
+    if (field.type === "hidden") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return all(field, "option").some(function (o) { return o.selected !== o.defaultSelected; }) &&
+        field.selectedIndex !== Math.max(0, all(field, "option").findIndex(function (o) { return o.defaultSelected; }));
+    }
+    return field.value !== field.defaultValue;
+  }
+
   // Typed in, focused in, or a question asked in it: the part waits.
   function busy(part) {
     var active = document.activeElement;
     if (active && active !== document.body && part.contains(active) && active.form) return true;
-    if (part.querySelector("[data-testid=confirm-box]")) return true;
-    return all(part, "form").some(function (form) { return form.hasAttribute("data-dirty"); });
+    if (part.querySelector("[data-testid=confirm-box], details[open] form")) return true;
+    return all(part, "input, textarea, select").some(changed);
   }
 
   function startParts(box) {
-    box.addEventListener("input", function (event) {
-      var form = event.target && event.target.form;
-      if (form) form.setAttribute("data-dirty", "1");
-    });
     var offline = box.querySelector("[data-live-offline]");
     poller(box.getAttribute("data-live-parts-url"), box.getAttribute("data-version"),
       function (html) {
@@ -282,11 +289,6 @@
           var here = box.querySelector('[data-live-part="' + key + '"]');
           if (!here) return;
           if (busy(here)) { complete = false; return; }
-          // Keep what the director opened.
-          all(here, "details[data-key][open]").forEach(function (open) {
-            var same = part.querySelector('details[data-key="' + open.getAttribute("data-key") + '"]');
-            if (same) same.open = true;
-          });
           here.replaceWith(document.importNode(part, true));
         });
         if (window.scorekeeperLocalTimes) window.scorekeeperLocalTimes(box);
@@ -295,7 +297,17 @@
       function (ok) { if (offline) offline.hidden = ok; });
   }
 
+  // The new-night page: choosing a circle shows its members to tick (the form's own
+  // "Show its members" button, which works without JavaScript too).
+  function circleChoice(select) {
+    select.addEventListener("change", function () {
+      var show = select.form && select.form.querySelector("[data-testid=show-members]");
+      if (show && select.value) show.click();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    all(document, "select[data-circle-choice]").forEach(circleChoice);
     var box = document.querySelector("[data-board-url]");
     if (box) startBoard(box);
     var parts = document.querySelector("[data-live-parts-url]");

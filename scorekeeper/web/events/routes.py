@@ -6,7 +6,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
@@ -119,6 +129,24 @@ def _new_event_page(form: NewEventForm, circle: CircleData | None, status: int) 
 def event(event_id: str) -> Page:
     """Standings and every round's tables; the director's controls for the director."""
     return event_page_for(event_id)
+
+
+@bp.get("/events/<event_id>/live")
+def event_live(event_id: str) -> Response:
+    """The night's page for its own live updates (static/board.js takes its parts): 304
+    while the night's version holds. The messages waiting for this browser's next page
+    stay waiting: this is not that page."""
+    version = services.event_version(event_id)
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)
+    else:
+        waiting = session.get("_flashes")
+        response = make_response(event_page_for(event_id))
+        if waiting:
+            session["_flashes"] = waiting
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def event_page_for(event_id: str, question: Question | None = None) -> Page:
