@@ -13,13 +13,21 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from flask import request
+from flask import flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.circles import services as circles
 from scorekeeper.store.circles.errors import CircleNotFound
+from scorekeeper.store.events import services
+from scorekeeper.store.events.input import parse_new_event_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.circles import access
-from scorekeeper.web.events.forms import NewEventForm
+from scorekeeper.web.errors import rollback
+from scorekeeper.web.events.access import grant_director
+from scorekeeper.web.events.forms import COMMON_NIGHT_SWITCHES, NIGHT_SWITCHES, NewEventForm
+from scorekeeper.web.games.new_game_form import ALL_PRESETS, preset_switch_values
 
 EDIT_LINK = re.compile(r"/circles/([A-Za-z0-9_-]{1,64})/join/([A-Za-z0-9_-]{1,200})/?$")
 SHOW_MEMBERS = "members"
@@ -77,3 +85,49 @@ def choose_circle(form: NewEventForm) -> tuple[circles.CircleData | None, int]:
 def showing_members() -> bool:
     """The director asked to see the chosen circle's members (nothing is created)."""
     return request.form.get("step") == SHOW_MEMBERS
+
+
+def create_event(form: NewEventForm) -> Response | None:
+    """Create the night from the form, or put the engine's problems on it (None)."""
+    try:
+        event, token = services.create_event(parse_new_event_body(form.body()))
+    except RulesError as error:
+        rollback()
+        form.add_problems(error.problems)
+        return None
+    grant_director(event.id, token)
+    flash(
+        _(
+            "The club night is ready. Keep its director's link below (copy it, or "
+            "scan it with another phone): it gives the director's role back on any "
+            "device. Then draw the first round."
+        ),
+        "success",
+    )
+    return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
+
+
+def page(form: NewEventForm, circle: circles.CircleData | None, status: int) -> tuple[str, int]:
+    return render_template(
+        "events/new_event.html",
+        form=form,
+        circle=circle,
+        circles=editable_circles(),
+        presets=list(ALL_PRESETS),
+        preset_values=preset_switch_values(),
+        common=COMMON_NIGHT_SWITCHES,
+        more=[name for name in NIGHT_SWITCHES if name not in COMMON_NIGHT_SWITCHES],
+        defaults=RuleSet(),
+    ), status
+
+
+def late_members(event: services.EventView) -> list[str]:
+    """A circle's night: the circle's members not yet in it, offered for a late arrival."""
+    if event.circle_id is None:
+        return []
+    here = {p.name.casefold() for p in event.players}
+    try:
+        members = circles.load_circle(event.circle_id).members
+    except CircleNotFound:
+        return []
+    return [m.name for m in members if m.name.casefold() not in here]

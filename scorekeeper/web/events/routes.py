@@ -21,11 +21,10 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
-from scorekeeper.store.circles.services import CircleData
 from scorekeeper.store.events import changes as event_changes
 from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events import services
-from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
+from scorekeeper.store.events.input import parse_leaving_body
 from scorekeeper.text.locale import (
     current_digits,
     current_locale,
@@ -53,13 +52,11 @@ from scorekeeper.web.events.confirm import (
     redraw_question,
     replace_question,
 )
-from scorekeeper.web.events.forms import COMMON_NIGHT_SWITCHES, NIGHT_SWITCHES, NewEventForm
+from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
 from scorekeeper.web.fragments import cached
 from scorekeeper.web.games.new_game_form import (
-    ALL_PRESETS,
     offer_rule_choices,
-    preset_switch_values,
 )
 from scorekeeper.web.language import per_render
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
@@ -78,51 +75,17 @@ def new_event() -> Page:
         valid = form.validate_on_submit()
         circle, status = new_night.choose_circle(form)
         if new_night.showing_members() and status == 200:
-            return _new_event_page(form, circle, 200)
+            return new_night.page(form, circle, 200)
         if valid and status == 200:
-            created = _create_event(form)
+            created = new_night.create_event(form)
             if created is not None:
                 return created
         status = status if status != 200 else 422
     elif request.args.get("circle"):
         form.circle.data = request.args["circle"]
         circle, status = new_night.choose_circle(form)
-        return _new_event_page(form, circle, status)
-    return _new_event_page(form, None, status)
-
-
-def _create_event(form: NewEventForm) -> Response | None:
-    """Create the night from the form, or put the engine's problems on it (None)."""
-    try:
-        event, token = services.create_event(parse_new_event_body(form.body()))
-    except RulesError as error:
-        rollback()
-        form.add_problems(error.problems)
-        return None
-    grant_director(event.id, token)
-    flash(
-        _(
-            "The club night is ready. Keep its director's link below (copy it, or "
-            "scan it with another phone): it gives the director's role back on any "
-            "device. Then draw the first round."
-        ),
-        "success",
-    )
-    return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
-
-
-def _new_event_page(form: NewEventForm, circle: CircleData | None, status: int) -> tuple[str, int]:
-    return render_template(
-        "events/new_event.html",
-        form=form,
-        circle=circle,
-        circles=new_night.editable_circles(),
-        presets=list(ALL_PRESETS),
-        preset_values=preset_switch_values(),
-        common=COMMON_NIGHT_SWITCHES,
-        more=[name for name in NIGHT_SWITCHES if name not in COMMON_NIGHT_SWITCHES],
-        defaults=RuleSet(),
-    ), status
+        return new_night.page(form, circle, status)
+    return new_night.page(form, None, status)
 
 
 @bp.get("/events/<event_id>")
@@ -166,6 +129,7 @@ def event_page_for(event_id: str, question: Question | None = None) -> Page:
         question=question,
         substitutes={r.number: substitutes(loaded, r.number) for r in loaded.drawn},
         leaving={r.number: leaving_choices(r) for r in loaded.drawn},
+        late_members=new_night.late_members(loaded) if token else [],
     )
 
 
