@@ -72,7 +72,6 @@
     this.offset = Number(box.getAttribute("data-server-now") || Date.now()) - Date.now();
     this.screens = [];
     this.at = 0;
-    this.wanted = null;
   }
 
   Board.prototype.now = function () { return Date.now() + this.offset; };
@@ -109,8 +108,6 @@
       columns: columns
     };
     source.style.width = "";
-    var notes = panel.querySelector("[data-testid=tie-notes]");
-    if (notes) notes.hidden = true;  // the tie notes are on the night's page and the PDF
     source.hidden = true;
     var perColumn = grid.rows;
     var columns = Math.min(grid.columns, Math.max(1, Math.ceil(rows.length / perColumn)));
@@ -139,6 +136,7 @@
   // Cards (the round's tables) or lines (find your seat): a grid of as many as fit.
   Board.prototype.layoutItems = function (panel) {
     var source = panel.querySelector("[data-board-items]");
+    if (!source) return [];  // nothing to show (no tie to explain): no screen
     var items = all(source, ":scope > *");
     source.hidden = false;
     var tallest = items.reduce(function (h, item) { return Math.max(h, item.offsetHeight); }, 0);
@@ -171,6 +169,7 @@
       all(panel, "[data-board-view]").forEach(function (old) { old.remove(); });
       panel.hidden = false;
       var pages = panel.querySelector("[data-board-rows]") ? self.layoutRows(panel) : self.layoutItems(panel);
+      panel.hidden = !pages.length;
       pages.forEach(function (make, index) {
         screens.push({ panel: panel, make: make, page: index + 1, pages: pages.length });
       });
