@@ -52,7 +52,10 @@ def choose_circle(form: NewEventForm) -> tuple[circles.CircleData | None, int]:
     403 (no rights over it: the reason is on the form) or 422 (a link that is none)."""
     pasted = (form.circle_link.data or "").strip()
     if pasted:
-        found = EDIT_LINK.search(urlsplit(pasted).path)
+        try:
+            found = EDIT_LINK.search(urlsplit(pasted).path)
+        except ValueError:  # not even a URL ("http://[")
+            found = None
         if found is None:
             form.add_error(
                 "circle_link",
