@@ -12,7 +12,7 @@ which wins over this file):
   each on a thread of its own added to the request threads.
 - ``CONNECTION_THREADS``: threads per worker for connections that wait on the
   network (default 64): a request's head and body arrive there, holding no work
-  slot (:mod:`scorekeeper.web.bodies`).
+  slot (:mod:`scorekeeper.web.server.bodies`).
 - ``BODY_TIMEOUT``: seconds a request's head, and then its body, may take to
   arrive (default 10); a late body is answered 408, a late head is cut off.
 - ``GUNICORN_ACCESS_LOG``: a file, ``-`` (stdout, the default) or empty (off). No
@@ -39,7 +39,7 @@ gunicorn's own limits say what the app says:
   address the app makes is far shorter), at most 100 header fields of at most
   8,190 bytes each (gunicorn's defaults, written out so that they stay);
 - its head and its body each within ``BODY_TIMEOUT`` (the worker class
-  :class:`scorekeeper.web.gthread.ThreadWorker` times the head, the app the
+  :class:`scorekeeper.web.server.gthread.ThreadWorker` times the head, the app the
   body); its body at most ``MAX_CONTENT_LENGTH`` (256 KiB, a 413 past it);
 - a kept-alive connection idle at most ``keepalive`` (5 s); a new one that
   sends nothing waits 5 s on a thread, then without one until ``keepalive``.
@@ -93,13 +93,13 @@ workers = _int_env("WEB_CONCURRENCY", default_workers())
 certfile = os.environ.get("GUNICORN_CERTFILE") or None
 keyfile = os.environ.get("GUNICORN_KEYFILE") or None
 # gthread, with a deadline for each request's head (slowloris).
-worker_class = "scorekeeper.web.gthread.ThreadWorker"
+worker_class = "scorekeeper.web.server.gthread.ThreadWorker"
 
 
 def stream_threads() -> int:
     """Threads each worker keeps for live pages' event streams, on top of its request
     threads (``LIVE_STREAMS``, 0 for none): a waiting stream holds a thread, no CPU."""
-    from scorekeeper.web.streams import streams_per_worker
+    from scorekeeper.web.live.streams import streams_per_worker
 
     return streams_per_worker()
 
@@ -107,7 +107,7 @@ def stream_threads() -> int:
 def connection_threads() -> int:
     """Threads each worker keeps for connections whose head or body is on its way
     (``CONNECTION_THREADS``): a waiting connection holds a thread, no work slot."""
-    from scorekeeper.web.bodies import connection_threads
+    from scorekeeper.web.server.bodies import connection_threads
 
     return connection_threads()
 
@@ -150,8 +150,8 @@ def post_fork(server: Any, worker: Any) -> None:
     its streams ran on, its children searching and the port held.
     """
     from scorekeeper.extensions import db
+    from scorekeeper.web.server.workers import die_with_parent
     from scorekeeper.web.sheets.renderer import RENDERER
-    from scorekeeper.web.workers import die_with_parent
 
     die_with_parent(worker.ppid)
 
@@ -168,7 +168,7 @@ def post_worker_init(worker: Any) -> None:
     within moments instead of waiting for each stream's end; browsers reconnect."""
     import signal
 
-    from scorekeeper.web.streams import close_streams
+    from scorekeeper.web.live.streams import close_streams
 
     stop = worker.handle_exit
 
@@ -200,10 +200,10 @@ def worker_exit(server: Any, worker: Any) -> None:
 
 def when_ready(server: Any) -> None:
     """Before the first fork: compile the templates and load the languages once in the
-    master, so that no worker spends its first requests on it (:mod:`scorekeeper.web.warm`),
+    master, so that no worker spends its first requests on it (:mod:`scorekeeper.web.server.warm`),
     then freeze the master's heap out of the garbage collector's sight (:func:`gc.freeze`)."""
     if server.cfg.preload_app:
-        from scorekeeper.web.warm import warm_up
+        from scorekeeper.web.server.warm import warm_up
 
         server.log.info("Warmed up: %d templates compiled", warm_up(server.app.wsgi()))
     # Everything loaded so far lives as long as the server: keep it out of the collector.

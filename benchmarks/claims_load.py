@@ -33,7 +33,7 @@ for searches that only burn CPU). Rate limits are off (every phone is on
 ``--flush-probe ROUNDS`` measures instead what a busy core costs a disk flush
 (a recorded deal waits for one): 4 KB written and flushed (``fsync``) 50
 times a second, while no core, all but one core, or every core runs a busy
-loop at a solver's priority (:func:`scorekeeper.web.workers.lower_priority`),
+loop at a solver's priority (:func:`scorekeeper.web.server.workers.lower_priority`),
 in turns of 5 s.
 """
 
@@ -351,7 +351,9 @@ def report(kind: str, alone: Stats, loaded: Stats, claims: Claims, claimants: in
     return ok and errors == 0
 
 
-BUSY_LOOP = "from scorekeeper.web.workers import lower_priority\nlower_priority()\nwhile True: pass"
+BUSY_LOOP = (
+    "from scorekeeper.web.server.workers import lower_priority\nlower_priority()\nwhile True: pass"
+)
 
 
 def flush_probe(rounds: int, workdir: Path, turn: float = 5.0) -> None:

@@ -63,7 +63,7 @@ from benchmarks.load_tables import (  # noqa: E402
     postgres_database,
     sqlite_database,
 )
-from scorekeeper.web.streams import RETRY_MILLISECONDS  # noqa: E402
+from scorekeeper.web.live.streams import RETRY_MILLISECONDS  # noqa: E402
 
 PHONES_PER_TABLE = 4
 BOARDS = 10

@@ -33,7 +33,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.web import errors, language, routes
     from scorekeeper.web.api import routes as api
     from scorekeeper.web.backup import size
-    from scorekeeper.web.offline import sync
+    from scorekeeper.web.disputes import errors as claim_errors
+    from scorekeeper.web.live import errors as live_errors
+    from scorekeeper.web.offline import page_writes, sync
+    from scorekeeper.web.sheets import errors as sheet_errors
     from scorekeeper.web.sheets import routes as export
 
     app = Flask(
@@ -51,6 +54,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True)
     errors.init_app(app)  # the one error path: every refusal, as a page or as JSON
+    for feature in (claim_errors, live_errors, page_writes, sheet_errors):
+        feature.register_errors(app)  # each feature's own refusals, through the same path
     csrf.init_app(app)
     for blueprint in api.BLUEPRINTS:
         csrf.exempt(blueprint)  # the API authenticates with bearer tokens, not cookies
@@ -69,7 +74,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
-    from scorekeeper.web import bodies, hardening, limits, streams, unchanged
+    from scorekeeper.web.live import streams, unchanged
+    from scorekeeper.web.server import bodies, hardening, limits
 
     hardening.init_app(app)
     limits.init_app(app)
@@ -83,8 +89,9 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
 
     Nothing is computed (or written to disk) for a key that ``overrides`` sets.
     """
-    from scorekeeper.web import bodies, hardening, streams
     from scorekeeper.web.disputes import pool
+    from scorekeeper.web.live import streams
+    from scorekeeper.web.server import bodies, hardening
     from scorekeeper.web.sheets import renderer
 
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}

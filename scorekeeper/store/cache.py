@@ -2,7 +2,7 @@
 
 The app keeps three kinds of things it can always make again: replayed
 games (:mod:`scorekeeper.store.game_store`), rendered pieces of pages
-(:mod:`scorekeeper.web.fragments`) and rendered PDFs (:mod:`scorekeeper.web.sheets.pdf`).
+(:mod:`scorekeeper.web.server.fragments`) and rendered PDFs (:mod:`scorekeeper.web.sheets.pdf`).
 Each is an :class:`LRUCache` under a key that names exactly what it holds.
 
 >>> cache: LRUCache[str, int] = LRUCache(2)

@@ -1,7 +1,7 @@
 """Versions read straight from the engine, for answers decided before the app runs.
 
 A phone or a board that polls with ``If-None-Match`` is answered 304 while the
-version holds (:mod:`scorekeeper.web.unchanged`): one indexed lookup on a
+version holds (:mod:`scorekeeper.web.live.unchanged`): one indexed lookup on a
 pooled connection, outside any session or request context, or on PostgreSQL
 no lookup at all while the database's notices keep this process told
 (:mod:`scorekeeper.store.version_feed`). Every change to a game or an event

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.store.game_store import heads_remembered
 from scorekeeper.store.input import NAME_MAX, NOTE_MAX
 from scorekeeper.store.tokens import is_game_id
-from scorekeeper.web import fragments
+from scorekeeper.web.server import fragments
 
 bp = Blueprint("web", __name__)
 

@@ -57,13 +57,8 @@ from scorekeeper.text import circles as circle_words
 from scorekeeper.text import refusals
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_error, translate_problems
-from scorekeeper.web.disputes.pool import ClaimUnavailable
-from scorekeeper.web.fragments import ERROR_PAGE_KEY
-from scorekeeper.web.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
-from scorekeeper.web.offline import page_writes
-from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
-from scorekeeper.web.sheets.renderer import SheetUnavailable
-from scorekeeper.web.streams import StreamsFull
+from scorekeeper.web.server.fragments import ERROR_PAGE_KEY
+from scorekeeper.web.server.limits import TOKEN_MESSAGE, seconds_to_retry, token_refusal_past_limit
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -134,44 +129,6 @@ DOWN_MESSAGE = _l(
     "try again in a moment."
 )
 UNREPLAYABLE_TITLE = _l("This game cannot be shown")
-STREAMS_RETRY_SECONDS = 30
-STREAMS_MESSAGE = _l(
-    "This server follows as many pages live as it can; this page checks for changes "
-    "every few seconds instead."
-)
-SHEET_TITLE = _l("The sheet is not ready")
-SHEET_MESSAGES = {
-    "client": _l(
-        "Sheets asked for from this address are being prepared right now. Your game is "
-        "safe; wait for them, then ask for this one again."
-    ),
-    "busy": _l(
-        "Many score sheets are being prepared right now. Your game is safe; "
-        "try the sheet again in a few seconds."
-    ),
-    "timeout": _l(
-        "The score sheet took too long to prepare and was stopped. Your game is safe; "
-        "try again in a minute."
-    ),
-    "failed": _l("The score sheet could not be prepared. Your game is safe; try again."),
-}
-CLAIM_TITLE = _l("The claim cannot be judged now")
-CLAIM_MESSAGES = {
-    "client": _l(
-        "Claims sent from this address are already being judged. Nothing was decided; "
-        "wait for their answers, then send this claim again."
-    ),
-    "game": _l(
-        "A claim for this game is already being judged. Nothing was decided; "
-        "wait for its answer, then send this claim again."
-    ),
-    "busy": _l(
-        "Every place for judging claims is taken right now. Nothing was decided; "
-        "send the claim again in a few seconds."
-    ),
-    "cancelled": _l("The claim was stopped before it was judged. Nothing was decided."),
-    "failed": _l("The claim could not be judged. Nothing was decided; try again."),
-}
 LOCK_WORDS = ("database is locked", "database is busy", "lock timeout", "deadlock", "lock_not")
 
 
@@ -315,7 +272,7 @@ def _with_game(response: Response, game_id: object) -> Response:
 Answer = tuple[Response | str, int] | tuple[Response | str, int, dict[str, str]]
 
 
-def _page(code: int, title: object, message: object) -> str:
+def error_page(code: int, title: object, message: object) -> str:
     request.environ[ERROR_PAGE_KEY] = True  # its address may be made up: keep none of it
     return render_template(
         "layout/error.html",
@@ -354,7 +311,7 @@ def _http_message(exc: HTTPException) -> str:
 def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
     """Any HTTP error (routing's 404 and 405 included): JSON under /api/, a page elsewhere.
 
-    A refused edit token past the token limit becomes a 429 (:mod:`scorekeeper.web.limits`):
+    A refused edit token past the token limit becomes a 429 (:mod:`scorekeeper.web.server.limits`):
     counted here, where every refusal passes, so that a right token is never held back.
     """
     if token_refusal_past_limit(exc.code or 500):
@@ -371,13 +328,13 @@ def http_error(exc: HTTPException) -> WerkzeugResponse | Answer:
         response.content_type = body.content_type
         return response
     if isinstance(exc, CSRFError):
-        return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), CSRF_MESSAGE), code
+        return error_page(code, PAGE_TITLES.get(code, OTHER_TITLE), CSRF_MESSAGE), code
     stock = type(exc).description
     own = exc.description if exc.description != stock and code != 500 else None
     message = own or PAGE_MESSAGES.get(code, OTHER_MESSAGE)
     retry = getattr(exc, "retry_after", None)
     headers = {"Retry-After": str(retry)} if isinstance(retry, int) else {}
-    return _page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code, headers
+    return error_page(code, PAGE_TITLES.get(code, OTHER_TITLE), message), code, headers
 
 
 def rules_error(error: RulesError) -> Answer:
@@ -386,7 +343,7 @@ def rules_error(error: RulesError) -> Answer:
     status = status_of(error)
     if not is_api_request():
         messages = " ".join(item["message"] for item in translate_error(error))
-        return _page(status, OTHER_TITLE, messages), status
+        return error_page(status, OTHER_TITLE, messages), status
     response, _status = error_response(status, translate_error(error))
     if isinstance(error, PositionTaken):  # the other entry, for the phone's "the same deal?"
         response = jsonify({**response.get_json(), **error.details()})
@@ -408,10 +365,10 @@ def store_refusal(error: LookupError | StaleVersion) -> Answer:
             )
             response.set_etag(str(error.loaded.version))
             return response, 412
-        return _page(409, OTHER_TITLE, stale_page_text(error)), 409
+        return error_page(409, OTHER_TITLE, stale_page_text(error)), 409
     if is_api_request():
         return error_response(404, [error_body(message)])
-    return _page(404, PAGE_TITLES[404], message), 404
+    return error_page(404, PAGE_TITLES[404], message), 404
 
 
 def lookup_not_found(error: EventNotFound | CircleNotFound | MemberNotFound) -> Answer:
@@ -425,14 +382,16 @@ def lookup_not_found(error: EventNotFound | CircleNotFound | MemberNotFound) -> 
         message = circle_words.circle_not_found()
     if is_api_request():
         return error_response(404, [error_body(message)])
-    return _page(404, PAGE_TITLES[404], message), 404
+    return error_page(404, PAGE_TITLES[404], message), 404
 
 
 def circle_refusal(error: CircleRefusal) -> Answer:
     """A circle's refusal no page showed beside its form: the API's error list, or a page."""
     rollback()
     if not is_api_request():
-        return _page(error.status, OTHER_TITLE, " ".join(refusal_sentences(error))), error.status
+        return error_page(
+            error.status, OTHER_TITLE, " ".join(refusal_sentences(error))
+        ), error.status
     problems = [
         {**error_body(circle_words.refusal(p.code, p.params), field=p.field), "code": p.code}
         for p in error.problems
@@ -448,7 +407,7 @@ def unreplayable(error: UnreplayableLog) -> Answer:
     field = "rules" if error.position is None else f"log.{error.position}"
     if is_api_request():
         return error_response(409, [error_body(message, field=field)])
-    return _page(409, UNREPLAYABLE_TITLE, message), 409
+    return error_page(409, UNREPLAYABLE_TITLE, message), 409
 
 
 def is_lock_error(error: Exception) -> bool:
@@ -469,47 +428,13 @@ def database_busy(error: Exception) -> Answer:
     if is_api_request():
         body, status = error_response(503, [error_body(message)])
         return body, status, headers
-    return _page(503, BUSY_TITLE if busy else DOWN_TITLE, message), 503, headers
-
-
-def sheet_unavailable(error: SheetUnavailable) -> Answer:
-    """429 + ``Retry-After`` when this client's renders are all taken; 503 + ``Retry-After``
-    when no render slot came free in time, or the render was cut off."""
-    status = 429 if error.reason == "client" else 503
-    log.warning("%d (sheet %s)", status, error.reason)
-    headers = {"Retry-After": str(SHEET_RETRY_SECONDS), "Cache-Control": "no-store"}
-    message = SHEET_MESSAGES.get(error.reason, SHEET_MESSAGES["failed"])
-    return _page(status, SHEET_TITLE, message), status, headers
-
-
-def streams_full(_error: StreamsFull) -> Answer:
-    """503 + ``Retry-After``: every stream slot of this worker is taken (the page polls)."""
-    headers = {"Retry-After": str(STREAMS_RETRY_SECONDS), "Cache-Control": "no-store"}
-    body, status = error_response(503, [error_body(str(STREAMS_MESSAGE))])
-    return body, status, headers
-
-
-def claim_unavailable(error: ClaimUnavailable) -> Answer:
-    """429 when this client or game has a claim in the pool, 503 when the server is full;
-    ``Retry-After`` is the pool's own (when a place should come free)."""
-    status = 429 if error.reason in ("client", "game") else 503
-    log.warning("%d (claim %s)", status, error.reason)
-    headers = {"Retry-After": str(error.retry_after), "Cache-Control": "no-store"}
-    message = str(CLAIM_MESSAGES.get(error.reason, CLAIM_MESSAGES["failed"]))
-    if is_api_request():
-        body, _status = error_response(status, [error_body(message)])
-        return body, status, headers
-    return _page(status, CLAIM_TITLE, message), status, headers
-
-
-def already_written(done: services.AlreadyWritten) -> WerkzeugResponse:
-    """A page form sent again under an entry id already written: nothing is written twice."""
-    rollback()
-    return page_writes.already_written(done)
+    return error_page(503, BUSY_TITLE if busy else DOWN_TITLE, message), 503, headers
 
 
 def init_app(app: Flask) -> None:
-    """Register every handler (app-wide: a routing 404 happens before any blueprint)."""
+    """Register the handlers of every refusal the engine and the store make (app-wide: a
+    routing 404 happens before any blueprint). A feature's own refusals (a sheet, a claim,
+    a stream, a page write) are registered by the feature (``register_errors``)."""
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(RulesError, rules_error)
     for refusal in (GameNotFound, DealNotFound, StaleVersion):
@@ -518,9 +443,5 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(lookup, lookup_not_found)
     app.register_error_handler(CircleRefusal, circle_refusal)
     app.register_error_handler(UnreplayableLog, unreplayable)
-    app.register_error_handler(services.AlreadyWritten, already_written)
     app.register_error_handler(OperationalError, database_busy)
     app.register_error_handler(PoolTimeout, database_busy)
-    app.register_error_handler(SheetUnavailable, sheet_unavailable)
-    app.register_error_handler(ClaimUnavailable, claim_unavailable)
-    app.register_error_handler(StreamsFull, streams_full)

@@ -10,9 +10,9 @@ from scorekeeper.web.disputes import claims, routes  # noqa: F401  (the dispute 
 from scorekeeper.web.events import clock as event_clock  # noqa: F401  (the round clock)
 from scorekeeper.web.events import controls as event_controls  # noqa: F401
 from scorekeeper.web.events import routes as events  # noqa: F401  (club nights)
-from scorekeeper.web.games import live  # noqa: F401
 from scorekeeper.web.games import routes as games  # noqa: F401
 from scorekeeper.web.home import routes as home  # noqa: F401
+from scorekeeper.web.live import routes as live  # noqa: F401
 from scorekeeper.web.offline import routes as offline  # noqa: F401
 from scorekeeper.web.sharing import routes as sharing  # noqa: F401
 

@@ -14,7 +14,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.paths import PROJECT_ROOT
-from scorekeeper.web import hardening as security
+from scorekeeper.web.server import hardening as security
 
 CSP = (
     "default-src 'self'; script-src 'self'; worker-src 'self'; manifest-src 'self'; "

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from scorekeeper.rules.claims.check import ClaimResult, claim_verdict
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.web.workers import exit_with_parent, lower_priority, read_frame, write_frame
+from scorekeeper.web.server.workers import exit_with_parent, lower_priority, read_frame, write_frame
 
 
 def burn(seconds: float) -> int:

@@ -36,7 +36,7 @@ def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     conf = settings(monkeypatch)
     assert conf["workers"] == min(2 * multiprocessing.cpu_count() + 1, 8)
     # 4 work threads, 300 for event streams and 64 for connections on their way
-    worker = "scorekeeper.web.gthread.ThreadWorker"  # gthread, with a deadline for heads
+    worker = "scorekeeper.web.server.gthread.ThreadWorker"  # gthread, with a deadline for heads
     assert (conf["worker_class"], conf["threads"], conf["timeout"]) == (worker, 368, 30)
     assert (conf["limit_request_line"], conf["limit_request_fields"]) == (4094, 100)
     assert conf["bind"] == "127.0.0.1:8000" and conf["preload_app"] is True

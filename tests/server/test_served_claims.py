@@ -64,7 +64,7 @@ def _proc(pid: int) -> tuple[str, int, int, bytes] | None:
 
 def _lowered(pid: int) -> bool:
     """Whether a process runs at the lowest priority: Linux's idle class, or nice 19
-    (:func:`scorekeeper.web.workers.lower_priority`)."""
+    (:func:`scorekeeper.web.server.workers.lower_priority`)."""
     if os.sched_getscheduler(pid) == getattr(os, "SCHED_IDLE", None):
         return True
     with open(f"/proc/{pid}/stat") as stat:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import workers
+from scorekeeper.web.server import workers
 from tests.server.serving import Server
 from tests.server.test_served_claims import wait_for_solvers
 

@@ -1,11 +1,11 @@
 """Start forms through gunicorn: every browser gets its own CSRF token and session.
 
-A form page is never kept whole between visitors (scorekeeper/web/fragments.py keeps
+A form page is never kept whole between visitors (scorekeeper/web/server/fragments.py keeps
 only pieces that show no token): two browsers that share nothing, each loading the
 new-game or the club-night form and sending it, both get their game or club night,
 also after the home page, with ``If-None-Match`` sent, and when a page is fetched again.
 A form page also tells any shared cache in front of the app (a proxy, a CDN) that it is
-this browser's only (scorekeeper/web/hardening.py): a cache that kept it would hand the
+this browser's only (scorekeeper/web/server/hardening.py): a cache that kept it would hand the
 first visitor's token, without its session cookie, to the next browser, refused with 400.
 """
 

@@ -1,6 +1,6 @@
 """Slow clients and a killed master, under gunicorn (gunicorn.conf.py).
 
-- A POST whose body never arrives is answered 408 (scorekeeper/web/bodies.py) and
+- A POST whose body never arrives is answered 408 (scorekeeper/web/server/bodies.py) and
   holds no work slot meanwhile: with two dozen of them open, and a handful of
   connections sending their headers a byte at a time, the pages still answer.
 - A SIGKILL of the master alone leaves no worker and no claim search running

@@ -1,6 +1,6 @@
 """Event streams through gunicorn: a phone listening on one server hears a deal recorded
 on another at once; a worker's stream slots are bounded; a stopping server ends its
-streams instead of waiting for them (scorekeeper/web/streams.py)."""
+streams instead of waiting for them (scorekeeper/web/live/streams.py)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,8 @@ from scorekeeper.rules.checks import CHECKS
 from scorekeeper.store.input import check_storable
 from scorekeeper.text.disputes import claim_sentence
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web import workers
 from scorekeeper.web.disputes import pool
+from scorekeeper.web.server import workers
 
 bp = Blueprint("api", __name__)
 

@@ -24,8 +24,8 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problems
+from scorekeeper.web.deals.forms import DealForm
 from scorekeeper.web.errors import rollback
-from scorekeeper.web.forms import DealForm
 
 T = TypeVar("T")
 

@@ -318,8 +318,7 @@ def _claim_page(
 
 def _exact_budget(job: jobs.Job) -> float:
     """How long the job's exact value was sought once its claim was decided."""
-    asked = job.body.get("exact_time_limit")
-    return pool.app_limits().exact_seconds if asked is None else float(asked)
+    return float(pool.app_limits().exact_limit(job.body))
 
 
 def _progress(job: jobs.Job | None) -> Progress | None:

@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules.errors import RulesError
-from scorekeeper.web import workers
 from scorekeeper.web.disputes import pool
 from scorekeeper.web.disputes.pool import ClaimLimits, ClaimUnavailable
 from scorekeeper.web.disputes.solver import decode_refusal, encode_refusal
+from scorekeeper.web.server import workers
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 This module never runs inside a web worker. :mod:`scorekeeper.web.disputes.pool`
 starts it as ``python -m scorekeeper.web.disputes.solver`` and talks to it over
-its standard input and output (frames of :mod:`scorekeeper.web.workers`), so that
+its standard input and output (frames of :mod:`scorekeeper.web.server.workers`), so that
 
 - a search of many seconds holds no web worker's thread nor its GIL: the
   other tables' pages are served meanwhile;
@@ -29,7 +29,7 @@ from scorekeeper.rules.errors import (
     RulesError,
     StateError,
 )
-from scorekeeper.web.workers import exit_with_parent, lower_priority, read_frame, write_frame
+from scorekeeper.web.server.workers import exit_with_parent, lower_priority, read_frame, write_frame
 
 REFUSALS: dict[str, type[RulesError]] = {
     kind.__name__: kind for kind in (RulesError, MalformedError, IllegalError, StateError)

@@ -54,11 +54,11 @@ from scorekeeper.web.events.confirm import (
 )
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
-from scorekeeper.web.fragments import cached
 from scorekeeper.web.games.new_game_form import (
     offer_rule_choices,
 )
 from scorekeeper.web.language import per_render
+from scorekeeper.web.server.fragments import cached
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
 from scorekeeper.web.sheets import pdf
 from scorekeeper.web.sheets.routes import requested_paper

@@ -1,1 +1,1 @@
-"""Games: a new game, its page (the scoreboard), redeals, undo and live updates."""
+"""Games: a new game, its page (the scoreboard), redeals and undo."""

@@ -15,9 +15,9 @@ from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import describe_contracts
 from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.deals.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.events.access import directs_game, page_source
-from scorekeeper.web.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.games.new_game_form import (
     ALL_PRESETS,
     COMMON_SWITCHES,

@@ -10,13 +10,14 @@ write is unnamed, as before.
 
 from __future__ import annotations
 
-from flask import flash, redirect, request, url_for
+from flask import Flask, flash, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
 from scorekeeper.store import games as services
 from scorekeeper.store.input import parse_entry_id
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.errors import rollback
 
 FIELD = "entry_id"
 
@@ -36,3 +37,13 @@ def already_written(done: services.AlreadyWritten) -> Response:
     """A page form sent again after its first copy was written: the game, as after it."""
     flash(_("This was already saved; it was not saved twice."), "success")
     return redirect(url_for("web.game", game_id=done.loaded.id))
+
+
+def written_once(done: services.AlreadyWritten) -> Response:
+    """The handler: nothing of the second copy is kept, and the page is the first's."""
+    rollback()
+    return already_written(done)
+
+
+def register_errors(app: Flask) -> None:
+    app.register_error_handler(services.AlreadyWritten, written_once)

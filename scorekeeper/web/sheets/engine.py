@@ -12,7 +12,7 @@ standard input and output, so that
 
 The process warms itself up (imports WeasyPrint, loads the fonts a sheet uses)
 before it reads its first job. One job is one frame
-(:func:`~scorekeeper.web.workers.write_frame`) of JSON with the fields of
+(:func:`~scorekeeper.web.server.workers.write_frame`) of JSON with the fields of
 :class:`Job`; the answer is a frame with ``K`` and the PDF bytes, or ``E``
 and the error's text.
 
@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 from xml.etree import ElementTree
 
 from scorekeeper.paths import PROJECT_ROOT
-from scorekeeper.web.workers import exit_with_parent, lower_priority, read_frame, write_frame
+from scorekeeper.web.server.workers import exit_with_parent, lower_priority, read_frame, write_frame
 
 CSS_DIR = PROJECT_ROOT / "templates" / "sheets"
 PAPERS = {"a4": "A4", "letter": "letter"}

@@ -61,8 +61,8 @@ from scorekeeper.text.locale import (
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import contract_label
-from scorekeeper.web import workers
-from scorekeeper.web.bodies import work_slot_lent
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.bodies import work_slot_lent
 from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.chart import legend_sample, progression_svg
 from scorekeeper.web.sheets.content import Sheet

@@ -20,9 +20,9 @@ interpreter, never a fork of a worker) and waits for the PDF:
   tables' pages are never queued behind sheets. While it waits and renders, a
   request holds none of its worker's request slots nor a database connection
   (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`,
-  :func:`scorekeeper.web.bodies.work_slot_lent`).
+  :func:`scorekeeper.web.server.bodies.work_slot_lent`).
 - **A bound per client.** One client (an address, an IPv6 /64:
-  :func:`~scorekeeper.web.workers.client_of`) has at most ``PDF_PER_CLIENT``
+  :func:`~scorekeeper.web.server.workers.client_of`) has at most ``PDF_PER_CLIENT``
   renders running or waiting at once, across the server; one more is a 429
   at once, so that a few looping clients cannot fill the queue.
 - **The tables first.** A render process runs at the lowest ``nice``, so the
@@ -31,7 +31,7 @@ interpreter, never a fork of a worker) and waits for the PDF:
 A render process is kept for the next render of the same worker: WeasyPrint's
 start-up (about a second) is paid once, after the fork, by :meth:`Renderer.prewarm`
 (gunicorn's ``post_fork``) or by the first download. The processes, the slots
-and the frames are :mod:`scorekeeper.web.workers`', shared with the claim desk.
+and the frames are :mod:`scorekeeper.web.server.workers`', shared with the claim desk.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.web import workers
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.workers import ChildStopped, NoSlot, ProcessPool
 from scorekeeper.web.sheets.engine import Job
-from scorekeeper.web.workers import ChildStopped, NoSlot, ProcessPool
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Limits:
     slot_dir: Path = field(default_factory=lambda: Path(tempfile.gettempdir()) / "scorekeeper-pdf")
     per_client: int = PER_CLIENT
     client: str = "unknown"
-    """Whose render this is (:func:`~scorekeeper.web.workers.client_of`)."""
+    """Whose render this is (:func:`~scorekeeper.web.server.workers.client_of`)."""
 
 
 SETTINGS = {

@@ -62,6 +62,24 @@ def test_the_setting_is_read_from_the_environment(
         pool.config_from_env({})
 
 
+def test_a_whole_deals_claim_is_ruled_without_seeking_its_exact_value(tmp_path: Path) -> None:
+    """R10: the exact value is sought by default only where it can be found within the
+    budget: up to nine cards a hand. A whole deal's claim is ruled at once; a Trix claim's
+    exact value, found in milliseconds, is always sought; the claim's own limit wins."""
+    limits = pool.limits_from({}, tmp_path)
+    deck = [f"{rank}{suit}" for suit in "SHDC" for rank in "23456789TJQKA"]
+    whole = {"contracts": ["collections"], "hands": {str(s): deck[s::4] for s in range(4)}}
+    nine = {**whole, "hands": {s: hand[:9] for s, hand in whole["hands"].items()}}
+    assert limits.exact_limit(nine) == 2.0
+    assert limits.exact_limit({**nine, "current_trick": ["2S"]}) == 0.0  # 37 cards in play
+    assert limits.exact_limit(whole) == 0.0
+    assert limits.exact_limit({**whole, "contracts": ["trix"]}) == 2.0
+    assert limits.exact_limit({**whole, "exact_time_limit": 5}) == 5
+    assert limits.exact_limit({**whole, "hands": "not hands"}) == 2.0  # refused by the engine
+    wider = pool.limits_from({"CLAIM_EXACT_CARDS": 52}, tmp_path)
+    assert wider.exact_limit(whole) == 2.0
+
+
 def judged(client: FlaskClient, response: Any) -> str:
     """The page of the claim ``response`` redirected to, once its answer is in."""
     assert response.status_code == 303, response.get_data(as_text=True)

@@ -16,9 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.web import workers
 from scorekeeper.web.disputes import jobs, pool
-from scorekeeper.web.hardening import CONTENT_SECURITY_POLICY
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.hardening import CONTENT_SECURITY_POLICY
 
 SLOW = "tests.server.slow_solver"
 CLAIM = {

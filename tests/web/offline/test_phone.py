@@ -102,7 +102,7 @@ def test_r2_a_tables_first_deal_without_the_7h_holder_is_refused_in_the_forms_wo
     phone.use_catalogue(json.dumps(catalogue(language)))
     answer = ask([], record(TRIX), **TABLE)
     with app.test_request_context(f"/?lang={language}"):
-        from scorekeeper.web.forms import DealForm
+        from scorekeeper.web.deals.forms import DealForm
 
         form_says = DealForm._missing_message("king")
     assert answer["ok"] is False and answer["status"] == 422 and answer["at"] is None

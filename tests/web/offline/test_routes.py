@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web.hardening import CONTENT_SECURITY_POLICY
 from scorekeeper.web.offline import engine
 from scorekeeper.web.offline.routes import WORKER_POLICY
+from scorekeeper.web.server.hardening import CONTENT_SECURITY_POLICY
 from tests.web.pages import new_game
 
 

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.web import workers
+from scorekeeper.web.server import workers
 from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.renderer import Limits, SheetUnavailable, server_slot
 from tests.web.events.test_pages import create as create_night
@@ -51,7 +51,7 @@ def test_the_host_is_no_part_of_a_sheet(
 
 
 def test_a_public_url_must_be_an_http_address(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scorekeeper.web.hardening import public_url_from_env
+    from scorekeeper.web.server.hardening import public_url_from_env
 
     monkeypatch.setenv("PUBLIC_URL", "https://trix.example.org/")
     assert public_url_from_env() == "https://trix.example.org"
@@ -172,7 +172,7 @@ def test_a_request_waiting_for_its_render_holds_no_work_slot(
     """While the render process works, the worker's work slots are all free for the
     other tables (and the request holds no database connection); it takes one back after."""
     from scorekeeper.extensions import db
-    from scorekeeper.web.bodies import BodyFirst
+    from scorekeeper.web.server.bodies import BodyFirst
 
     slots = app.wsgi_app
     assert isinstance(slots, BodyFirst)

@@ -19,7 +19,7 @@ on top of its request threads, and each worker lets at most that many
 streams open at once: a stream beyond them is answered 503 at once, and the page
 polls instead (static/live.js), so streams can never take the threads the
 other requests need. Nor can the other requests take the stream threads: the
-work slots (:class:`scorekeeper.web.bodies.BodyFirst`) let a worker run only as
+work slots (:class:`scorekeeper.web.server.bodies.BodyFirst`) let a worker run only as
 many of them at once as it has request threads, as before streams (its
 database pool is sized for them); a stream holds its slot only while it starts.
 """
@@ -38,7 +38,7 @@ from flask import Flask, Response, current_app, request
 
 from scorekeeper.extensions import db
 from scorekeeper.store import version_watch
-from scorekeeper.web import workers
+from scorekeeper.web.server import workers
 
 DEFAULT_STREAMS = 300
 """Streams per worker (``LIVE_STREAMS``); 0 turns them off (every page polls)."""

@@ -1,6 +1,7 @@
-"""Work slots (scorekeeper/web/bodies.py) and stream slots (scorekeeper/web/streams.py): the
-threads gunicorn adds for event streams never run more ordinary requests at once than the
-request threads; a stream holds a work slot only while it starts."""
+"""Work slots (scorekeeper/web/server/bodies.py) and stream slots
+(scorekeeper/web/live/streams.py): the threads gunicorn adds for event streams never
+run more ordinary requests at once than the request threads; a stream holds a work
+slot only while it starts."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from typing import Any
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.web.bodies import BodyFirst
-from scorekeeper.web.streams import _Stream
+from scorekeeper.web.live.streams import _Stream
+from scorekeeper.web.server.bodies import BodyFirst
 
 
 class Counting:

@@ -1,4 +1,4 @@
-"""The warm-up before gunicorn forks (scorekeeper/web/warm.py): a worker's first pages
+"""The warm-up before gunicorn forks (scorekeeper/web/server/warm.py): a worker's first pages
 compile no template, in any language."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from flask_babel import get_domain
 
 from scorekeeper.extensions import db
 from scorekeeper.text.locale import SUPPORTED_LOCALES
-from scorekeeper.web.warm import warm_up
+from scorekeeper.web.server.warm import warm_up
 
 
 def test_after_the_warm_up_no_page_compiles_a_template(

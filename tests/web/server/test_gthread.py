@@ -1,4 +1,4 @@
-"""The head deadlines of scorekeeper/web/gthread.py: a request's head that is not in by its
+"""The head deadlines of scorekeeper/web/server/gthread.py: a request's head that is not in by its
 deadline has its connection's reading side shut, so that the thread reading it is freed;
 a head that came in time is left alone."""
 
@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 
-from scorekeeper.web.gthread import HeadDeadlines
+from scorekeeper.web.server.gthread import HeadDeadlines
 
 
 def test_a_head_past_its_deadline_is_cut_and_its_reader_freed() -> None:

@@ -1,4 +1,4 @@
-"""The body first, then a work slot (scorekeeper/web/bodies.py): a body on its way holds no
+"""The body first, then a work slot (scorekeeper/web/server/bodies.py): a body on its way holds no
 slot, a body that does not arrive in time is a 408 that never reaches the app, and the
 app gets the whole body, chunked or not, or its own 413."""
 
@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.web.bodies import BodyFirst, readers_of
+from scorekeeper.web.server.bodies import BodyFirst, readers_of
 
 
 class Echo:

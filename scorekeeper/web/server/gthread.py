@@ -6,12 +6,12 @@ the request line and the headers with no time limit at all. A client that
 sends its headers a byte every few seconds (slowloris) holds a thread for as
 long as it likes, and enough of them fill the pool. This worker gives every
 request's head ``BODY_TIMEOUT`` seconds (default 10, as its body gets in
-:mod:`scorekeeper.web.bodies`), counted from the moment a thread takes the
+:mod:`scorekeeper.web.server.bodies`), counted from the moment a thread takes the
 connection: past it, a watch thread shuts the connection's reading side, the
 blocked read ends, and gunicorn closes the connection as one whose client went
 away. Nothing else of gthread changes.
 
-``worker_class = "scorekeeper.web.gthread.ThreadWorker"`` in gunicorn.conf.py.
+``worker_class = "scorekeeper.web.server.gthread.ThreadWorker"`` in gunicorn.conf.py.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 from gunicorn.workers import gthread  # type: ignore[import-untyped]  # no type information
 
-from scorekeeper.web.bodies import config_from_env
+from scorekeeper.web.server.bodies import config_from_env
 
 WATCH_SECONDS = 0.5
 """How often the watch looks for heads past their deadline."""

@@ -15,9 +15,9 @@ from flask import Response, jsonify, request
 from scorekeeper.store import live
 from scorekeeper.store.snapshot import Change, GameNotFound
 from scorekeeper.text import history
-from scorekeeper.web import streams
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.errors import refusal_text
+from scorekeeper.web.live import streams
 
 NO_CACHE = "no-cache, private"
 
@@ -50,7 +50,7 @@ def game_version(game_id: str) -> Response | tuple[Response, int]:
 @bp.get("/games/<game_id>/stream")
 def game_stream(game_id: str) -> Response:
     """The game's versions as server-sent events, for static/live.js (see
-    :mod:`scorekeeper.web.streams`); an unknown game is a 404."""
+    :mod:`scorekeeper.web.live.streams`); an unknown game is a 404."""
     return streams.version_stream("game", game_id, live.game_version(game_id))
 
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.store import game_store
 from scorekeeper.store.snapshot import Change
-from scorekeeper.web.games import live as web_live
+from scorekeeper.web.live import routes as web_live
 from tests.conftest import postgres_schema_app
 from tests.sql import sql_statements
 

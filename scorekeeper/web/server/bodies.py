@@ -49,8 +49,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.web import workers
-from scorekeeper.web.hardening import SECURITY_HEADERS
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.hardening import SECURITY_HEADERS
 
 if TYPE_CHECKING:
     from flask import Flask

@@ -86,7 +86,7 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "RATELIMIT_WRITES": os.environ.get("RATELIMIT_WRITES") or "60/minute",
         "RATELIMIT_TOKEN_CHECKS": os.environ.get("RATELIMIT_TOKEN_CHECKS") or "10/minute",
         # Off: they would put Retry-After on every answer of a limited route and overwrite
-        # the app's own; a limit's 429 says it itself (scorekeeper.web.limits).
+        # the app's own; a limit's 429 says it itself (scorekeeper.web.server.limits).
         "RATELIMIT_HEADERS_ENABLED": False,
         "RATELIMIT_SWALLOW_ERRORS": True,  # a broken limits store must not break the game
     }

@@ -20,7 +20,7 @@ from werkzeug.http import parse_etags
 
 from scorekeeper.extensions import db
 from scorekeeper.store.versions import current_version
-from scorekeeper.web.hardening import SECURITY_HEADERS
+from scorekeeper.web.server.hardening import SECURITY_HEADERS
 
 if TYPE_CHECKING:
     from flask import Flask

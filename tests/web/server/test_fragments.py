@@ -1,4 +1,5 @@
-"""Pieces of pages kept between requests (scorekeeper/web/fragments.py) never show stale text.
+"""Pieces of pages kept between requests (scorekeeper/web/server/fragments.py) never
+show stale text.
 
 The game page keeps its deal rows, kingdoms, house rules, share links and
 redeal form rendered. These tests change each thing a kept piece shows (a
@@ -20,7 +21,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.store import games as services
-from scorekeeper.web.fragments import FragmentCache, fragment_cache
+from scorekeeper.web.server.fragments import FragmentCache, fragment_cache
 from tests.web.pages import NAMES, new_game
 
 KING = {"kh_taker": "1", "kh_doubled_by": ""}
@@ -181,7 +182,7 @@ def test_the_cache_drops_the_least_recently_used_piece() -> None:
 
 @pytest.mark.parametrize("length", [10, 301])
 def test_keys_with_long_texts_are_rendered_but_not_kept(app: Flask, length: int) -> None:
-    from scorekeeper.web.fragments import cached
+    from scorekeeper.web.server.fragments import cached
 
     with app.test_request_context("/"):
         cache = fragment_cache()

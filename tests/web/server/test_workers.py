@@ -1,5 +1,5 @@
 """Child processes, server-wide slots and the client watch shared by the PDF renders and the
-claim desk (scorekeeper/web/workers.py)."""
+claim desk (scorekeeper/web/server/workers.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web import workers
-from scorekeeper.web.workers import ChildStopped, NoSlot, ProcessPool
+from scorekeeper.web.server import workers
+from scorekeeper.web.server.workers import ChildStopped, NoSlot, ProcessPool
 
 SLOW = "tests.server.slow_solver"
 BODY = b'{"time_limit": 30}'

@@ -1,0 +1,5 @@
+"""How the app is served: connections and request bodies (:mod:`.bodies`,
+:mod:`.gthread`), the child processes of claims and PDFs (:mod:`.workers`),
+rate limits (:mod:`.limits`), security headers and the session (:mod:`.hardening`),
+the warm-up before gunicorn forks (:mod:`.warm`) and the rendered pieces of pages
+kept between requests (:mod:`.fragments`)."""
