@@ -64,6 +64,7 @@ AUDIT = [
     Row("api_events.create_event", "POST", "none"),
     Row("api_events.create_event", "POST", "circle"),  # with "circle"
     Row("web.new_event", "POST", "none"),
+    Row("web.new_event", "POST", "circle"),  # with "circle"
     Row("api_events.draw_round", "POST", "director"),
     Row("web.draw_event_round", "POST", "director"),
     Row("api_events.lock_round", "POST", "director"),
@@ -74,6 +75,7 @@ AUDIT = [
     Row("web.reopen_club_night", "POST", "director"),
     Row("api_events.undo_draw", "POST", "director"),
     Row("web.undo_event_draw", "POST", "director"),
+    Row("web.set_event_clock", "POST", "director"),
     Row("api_events.give_co_director", "POST", "director"),
     Row("web.give_co_director", "POST", "director"),
     Row("api_events.revoke_co_director", "DELETE", "director"),
@@ -305,6 +307,20 @@ def _body(row: Row, w: World) -> dict[str, Any]:
         "web.close_club_night": {"confirm": "yes"},
         "web.reopen_club_night": {"confirm": "yes"},
         "web.undo_event_draw": {"confirm": "yes"},
+        "web.set_event_clock": {"round_minutes": "30"},
+        "web.new_event": {
+            "name": "Raid",
+            "circle": w.circle,
+            "members": ["Rana", "Sami"],
+            "players": "New 1\nNew 2",
+            "rounds": "2",
+            "round_kind": "game",
+            "scoring": "totals",
+            "places": "3 2 1 0",
+            "byes": "average",
+            "bye_points": "0",
+            "ranking": "points",
+        },
         "web.give_co_director": {"confirm": "yes"},
         "web.revoke_co_director": {"confirm": "yes"},
     }

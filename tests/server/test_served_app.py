@@ -226,6 +226,7 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.direct": ("/events/{id}/direct/{token}", 404, "text/html"),
     "web.event_board": ("/events/{id}/board", 404, "text/html"),
     "web.event_board_live": ("/events/{id}/board/live", 404, "text/html"),
+    "web.event_live": ("/events/{id}/live", 404, "text/html"),
     "web.event_table_qr": ("/events/{id}/tables/{id}/qr.svg", 403, "text/html"),
     "web.event_cards": ("/events/{id}/cards.pdf", 403, "text/html"),
     "web.event_link_qr": ("/events/{id}/qr/direct.svg", 403, "text/html"),

@@ -16,6 +16,7 @@ import re
 import urllib.parse
 from collections.abc import Callable
 from http.cookies import SimpleCookie
+from typing import Any
 
 import pytest
 
@@ -52,14 +53,14 @@ class Browser:
         self.cookies: dict[str, str] = {}
 
     def request(
-        self, method: str, path: str, form: dict[str, str] | None = None, **headers: str
+        self, method: str, path: str, form: dict[str, Any] | None = None, **headers: str
     ) -> tuple[int, dict[str, str], str]:
         head = dict(headers)
         if self.cookies:
             head["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         body = None
         if form is not None:
-            body = urllib.parse.urlencode(form).encode()
+            body = urllib.parse.urlencode(form, doseq=True).encode()
             head["Content-Type"] = "application/x-www-form-urlencoded"
         self.conn.request(method, path, body=body, headers=head)
         response = self.conn.getresponse()

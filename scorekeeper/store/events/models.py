@@ -75,6 +75,9 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     draw: Mapped[str] = mapped_column(String(16), server_default="avoid_repeats")
     """How rounds are drawn: ``avoid_repeats``, ``swiss`` or ``rotation``
     (:class:`~scorekeeper.rules.events.draw.DrawMethod`)."""
+    round_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """How long a round should take, set by the director: the board counts it down from
+    each round's ``drawn_at`` (None: no round clock)."""
 
     __table_args__ = (
         CheckConstraint("round_kind IN ('game', 'kingdom')", name="ck_events_round_kind"),

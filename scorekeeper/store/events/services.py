@@ -17,6 +17,7 @@ import base64
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -134,6 +135,8 @@ class EventRoundView:
     changes: tuple[EventChangeView, ...] = ()
     left_out: tuple[str, ...] = ()
     """Players not drawn in this round because they had left."""
+    drawn_at: datetime | None = None
+    """When it was drawn: its round clock starts then."""
 
     def as_round(self) -> Round:
         """The round as the draw sees it (for the next round's draw)."""
@@ -176,6 +179,8 @@ class EventView:
     bye_rule: ByeRule = ByeRule()
     ranking: Ranking = Ranking.POINTS
     draw: DrawMethod = DrawMethod.AVOID_REPEATS
+    round_minutes: int | None = None
+    """The round clock's length, None without a clock (:mod:`.clock`)."""
 
     @property
     def zero_sum(self) -> bool:
@@ -312,6 +317,18 @@ class TableNotes:
     """Its first deal names the first king, the player dealt the 7♥ (R2)."""
     seat_changes: tuple[EventChangeView, ...]
     """The substitutes who took a seat, oldest first."""
+    place: TablePlace | None = None
+    """Which night, round and table the game is (None: not a club night's table)."""
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """A game's place in a club night: the night's id and name, the round, the table."""
+
+    event_id: str
+    event_name: str
+    round: int
+    table: int
 
 
 NOTES_KEY = "scorekeeper.table_notes"
@@ -329,11 +346,27 @@ def table_notes(loaded: games.LoadedGame) -> TableNotes:
 
 
 def _read_table_notes(loaded: games.LoadedGame) -> TableNotes:
-    if event_of_game(loaded.id) is None:
+    place = table_place(loaded.id)
+    if place is None:
         return TableNotes(False, ())
     return TableNotes(
-        not loaded.log and first_king_from_deal(loaded.rules), tuple(seat_changes(loaded.id))
+        not loaded.log and first_king_from_deal(loaded.rules),
+        tuple(seat_changes(loaded.id)),
+        place,
     )
+
+
+def table_place(game_id: str) -> TablePlace | None:
+    """The night, round and table a game is played as, in one query (None: no night's)."""
+    if not is_game_id(game_id):
+        return None
+    with reader() as read:
+        row = read.execute(
+            select(TABLES.c.event_id, EVENTS.c.name, TABLES.c.round, TABLES.c.number)
+            .join(EVENTS, EVENTS.c.id == TABLES.c.event_id)
+            .where(TABLES.c.game_id == game_id)
+        ).first()
+    return None if row is None else TablePlace(row[0], row[1], row[2], row[3])
 
 
 def seat_changes(game_id: str) -> list[EventChangeView]:
@@ -443,6 +476,7 @@ def _view(
             tuple(by_round.get(r.number, [])),
             tuple(changed.get(r.number, [])),
             tuple(r.left_out or ()),
+            r.drawn_at,
         )
         for r in rounds
     )
@@ -464,6 +498,7 @@ def _view(
         bye_rule=ByeRule(Byes(row.byes), row.bye_points),
         ranking=Ranking(row.ranking),
         draw=DrawMethod(row.draw),
+        round_minutes=row.round_minutes,
     )
 
 

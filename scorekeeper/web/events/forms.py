@@ -1,19 +1,37 @@
-"""The new club night form: shapes only; the store's parser decides the rest."""
+"""The new club night form: shapes only; the store's parser decides the rest.
+
+Its house rules are the new-game page's (:class:`~scorekeeper.web.games.new_game_form.
+RuleSwitches`: a preset and every R9 switch), less the two the night sets itself
+(partnerships, and the team kingdoms' rounds, which would clash with the night's rounds).
+A night held for a circle names it (a circle this browser may edit, or its pasted edit
+link) and ticks its members who came; other names are typed, one per line.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import NumberRange, Optional
 
 from scorekeeper.store.events.input import EVENT_NAME_MAX, ROUNDS_MAX
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.forms import ProblemsForm
+from scorekeeper.web.games.new_game_form import SWITCHES, RuleSwitches
+
+NIGHT_SWITCHES = tuple(name for name in SWITCHES if name not in ("partnership", "rounds"))
+"""The house rules' switches the night's form offers (it sets partnerships itself)."""
+COMMON_NIGHT_SWITCHES = ("doubling", "kingdoms")
 
 
-class NewEventForm(ProblemsForm):
+class NewEventForm(RuleSwitches):
     """Name, players (one per line), rounds, what a round is, scoring, byes, ranking,
     how rounds are drawn, partnerships, seed."""
 
@@ -67,26 +85,43 @@ class NewEventForm(ProblemsForm):
     partnership = BooleanField(_l("Partnerships (partners sit opposite)"))
     seed = IntegerField(_l("Seed of the draw (empty: chosen at random)"), validators=[Optional()])
 
+    # --- a night held for a circle: which circle, and its members who came
+    circle = StringField(_l("Hold it for a circle"))
+    circle_link = StringField(_l("Or paste the circle's edit link"))
+    members = SelectMultipleField(_l("The circle's members who are here"), validate_choice=False)
+
+    switch_names = NIGHT_SWITCHES
+
     def field_for(self, path: str | None) -> str:
         head = (path or "").split(".")[0]
         known = {
             "name", "players", "rounds", "places", "partnership", "seed", "scoring", "byes",
             "bye_points", "ranking", "draw",
         }  # fmt: skip
+        if head == "rules":
+            return self.switch_field_for((path or "").removeprefix("rules."))
+        if head in ("circle", "members"):
+            return head
         return {"round": "round_kind"}.get(head, head if head in known else "")
 
+    def typed_names(self) -> list[str]:
+        return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+
     def body(self) -> dict[str, Any]:
-        """The API's body for this form."""
+        """The API's body for this form (with ``circle`` when one is chosen)."""
+        rules = self.rules_dict()
+        partnership = bool(self.partnership.data) or bool(rules.pop("partnership", False))
+        if self.round_kind.data == "kingdom":
+            rules.pop("kingdoms", None)  # the night plays one kingdom a round
         body: dict[str, Any] = {
             "name": self.name.data or "",
-            "players": [
-                line.strip() for line in (self.players.data or "").splitlines() if line.strip()
-            ],
+            "players": [*(self.members.data or []), *self.typed_names()],
+            "rules": rules,
             "rounds": self.rounds.data,
             "round": self.round_kind.data,
             "scoring": self.scoring.data,
             "places": _numbers(self.places.data or ""),
-            "partnership": bool(self.partnership.data),
+            "partnership": partnership,
             "byes": self.byes.data,
             "bye_points": self.bye_points.data or 0,
             "ranking": self.ranking.data,
@@ -94,6 +129,8 @@ class NewEventForm(ProblemsForm):
         }
         if self.seed.data is not None:
             body["seed"] = self.seed.data
+        if self.circle.data:
+            body["circle"] = self.circle.data
         return body
 
 

@@ -12,6 +12,7 @@ from scorekeeper.rules.events.standings import (
     points_value,
     tie_groups,
 )
+from scorekeeper.store.events.clock import round_ends_at, warning_seconds
 from scorekeeper.store.events.services import (
     EventChangeView,
     EventRoundView,
@@ -80,6 +81,7 @@ def round_json(event: EventView, drawn: EventRoundView) -> dict[str, Any]:
         "left_out": list(drawn.left_out),
         "standings": standings_json(event.tally([drawn]).standings()),
         "changes": [change_json(c) for c in drawn.changes],
+        "drawn_at": drawn.drawn_at.isoformat() if drawn.drawn_at else None,
     }
 
 
@@ -130,6 +132,7 @@ def event_json(event: EventView) -> dict[str, Any]:
         "bye_points": event.bye_rule.points,
         "ranking": event.ranking.value,
         "draw": event.draw.value,
+        "round_minutes": event.round_minutes,
         "rounds_drawn": [round_json(event, r) for r in event.drawn],
     }
 
@@ -139,23 +142,71 @@ def event_page(event: EventView) -> dict[str, Any]:
     return {**event_json(event), "view": event}
 
 
-BOARD_STANDINGS = 40
-"""Lines of the standings a board shows (a screen across the room holds no more)."""
+BOARD_STANDINGS = 120
+"""Lines of the standings a board shows: every player of a big night (it pages them in
+columns), with a bound on what one poll renders."""
 
 
 def board_page(event: EventView) -> dict[str, Any]:
-    """What the board's live content shows, and only that: the top of the standings and
-    the current round's tables (every few seconds at a big event, so not every round's
-    standings and tables as :func:`event_page` gives)."""
+    """What the board's live content shows, and only that: the standings, the current
+    round's tables with their seats, where that round stands and its clock (every few
+    seconds at a big event, so not every round's standings and tables as
+    :func:`event_page` gives)."""
     current = event.drawn[-1] if event.drawn else None
-    tables = [] if current is None else [table_json(t) for t in current.tables]
     standings = event.standings()
     shown = standings[:BOARD_STANDINGS]
     return {
+        "id": event.id,
         "version": event.version,
         "name": event.name,
         "standings": standings_json(shown, event.playing()),
         "ties": ties_json(shown, event.ranking),
         "ranking": event.ranking.value,
-        "rounds_drawn": [] if current is None else [{"round": current.number, "tables": tables}],
+        "rounds": event.rounds,
+        "closed": event.closed,
+        "stage": board_stage(event),
+        "rounds_drawn": [] if current is None else [board_round(event, current)],
+    }
+
+
+def board_stage(event: EventView) -> str:
+    """Where the night stands, for the board's headline: ``waiting`` (nothing drawn),
+    ``seating`` (a round drawn, no deal played yet: find your seat), ``playing``,
+    ``drawing`` (every table finished, another round to come), ``over`` (all played, or
+    closed)."""
+    if not event.drawn:
+        return "over" if event.closed else "waiting"
+    current = event.drawn[-1]
+    if current.finished:
+        return "over" if event.closed or event.all_drawn else "drawing"
+    if event.closed:
+        return "over"
+    return "seating" if not any(t.deals for t in current.tables) else "playing"
+
+
+def board_round(event: EventView, drawn: EventRoundView) -> dict[str, Any]:
+    """The current round on the board: its tables, who sits out, an A–Z list of where
+    everyone sits, and its clock."""
+    ends = round_ends_at(event, drawn)
+    seats = sorted(
+        (
+            {"player": name, "table": t.number, "seat": seat + 1}
+            for t in drawn.tables
+            for seat, name in enumerate(t.players)
+        ),
+        key=lambda s: str(s["player"]).casefold(),
+    )
+    return {
+        "round": drawn.number,
+        "tables": [table_json(t) for t in drawn.tables],
+        "playing": [t.number for t in drawn.tables if not t.finished],
+        "sitting_out": list(drawn.sitting_out),
+        "seats": seats,
+        "clock": None
+        if ends is None or event.round_minutes is None
+        else {
+            "minutes": event.round_minutes,
+            "ends_ms": int(ends.timestamp() * 1000),
+            "warn_seconds": warning_seconds(event.round_minutes),
+        },
     }

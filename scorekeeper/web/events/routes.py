@@ -3,9 +3,20 @@ controls), the director's link, table cards and results as PDF, and the standing
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.errors import RulesError
@@ -13,7 +24,7 @@ from scorekeeper.rules.ruleset import KingdomOrder, RuleSet
 from scorekeeper.store.events import changes as event_changes
 from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events import services
-from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
+from scorekeeper.store.events.input import parse_leaving_body
 from scorekeeper.text.locale import (
     current_digits,
     current_locale,
@@ -24,6 +35,7 @@ from scorekeeper.text.locale import (
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.errors import rollback
+from scorekeeper.web.events import new_night
 from scorekeeper.web.events.access import (
     directing,
     grant_director,
@@ -42,6 +54,9 @@ from scorekeeper.web.events.confirm import (
 )
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
+from scorekeeper.web.games.new_game_form import (
+    offer_rule_choices,
+)
 from scorekeeper.web.language import per_render
 from scorekeeper.web.server.fragments import cached
 from scorekeeper.web.sharing.routes import edit_url, qr_svg
@@ -51,33 +66,50 @@ from scorekeeper.web.sheets.routes import requested_paper
 
 @bp.route("/events/new", methods=["GET", "POST"])
 def new_event() -> Page:
-    """The club night's settings; creates it and makes this browser its director."""
+    """The club night's settings, house rules and circle; creates it and makes this
+    browser its director. A circle needs its edit rights (403 without, nothing written)."""
     form = NewEventForm()
-    if form.validate_on_submit():
-        try:
-            event, token = services.create_event(parse_new_event_body(form.body()))
-        except RulesError as error:
-            rollback()
-            form.add_problems(error.problems)
-        else:
-            grant_director(event.id, token)
-            flash(
-                _(
-                    "The club night is ready. Keep its director's link below (copy it, or "
-                    "scan it with another phone): it gives the director's role back on any "
-                    "device. Then draw the first round."
-                ),
-                "success",
-            )
-            return redirect(url_for("web.event", event_id=event.id, _anchor="director-link"))
-    status = 422 if form.is_submitted() else 200
-    return render_template("events/new_event.html", form=form), status
+    offer_rule_choices(form, [_("Seat %(n)s", n=format_number(seat + 1)) for seat in range(4)])
+    status = 200
+    if form.is_submitted():
+        valid = form.validate_on_submit()
+        circle, status = new_night.choose_circle(form)
+        if new_night.showing_members() and status == 200:
+            return new_night.page(form, circle, 200)
+        if valid and status == 200:
+            created = new_night.create_event(form)
+            if created is not None:
+                return created
+        status = status if status != 200 else 422
+    elif request.args.get("circle"):
+        form.circle.data = request.args["circle"]
+        circle, status = new_night.choose_circle(form)
+        return new_night.page(form, circle, status)
+    return new_night.page(form, None, status)
 
 
 @bp.get("/events/<event_id>")
 def event(event_id: str) -> Page:
     """Standings and every round's tables; the director's controls for the director."""
     return event_page_for(event_id)
+
+
+@bp.get("/events/<event_id>/live")
+def event_live(event_id: str) -> Response:
+    """The night's page for its own live updates (static/board.js takes its parts): 304
+    while the night's version holds. The messages waiting for this browser's next page
+    stay waiting: this is not that page."""
+    version = services.event_version(event_id)
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)
+    else:
+        waiting = session.get("_flashes")
+        response = make_response(event_page_for(event_id))
+        if waiting:
+            session["_flashes"] = waiting
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def event_page_for(event_id: str, question: Question | None = None) -> Page:
@@ -97,6 +129,7 @@ def event_page_for(event_id: str, question: Question | None = None) -> Page:
         question=question,
         substitutes={r.number: substitutes(loaded, r.number) for r in loaded.drawn},
         leaving={r.number: leaving_choices(r) for r in loaded.drawn},
+        late_members=new_night.late_members(loaded) if token else [],
     )
 
 
@@ -301,7 +334,11 @@ def _refused(event_id: str, error: RulesError) -> Page:
 def event_board(event_id: str) -> Page:
     """The standings board for a screen: large type, no controls, updated live."""
     loaded = services.load_event(event_id)
-    return render_template("events/board.html", page=event_page(loaded))
+    return render_template(
+        "events/board.html",
+        page=board_page(loaded),
+        server_now_ms=int(time.time() * 1000),
+    )
 
 
 @bp.get("/events/<event_id>/board/live")

@@ -22,7 +22,15 @@ from scorekeeper.rules.ruleset import PRESETS, SOURCE_PRESETS, RuleSet
 from scorekeeper.store.input import NAME_MAX
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.forms import SEATS, ChoiceField, ProblemsForm, seat_or_none, strip
+from scorekeeper.text.messages import contract_label
+from scorekeeper.web.forms import (
+    SEATS,
+    ChoiceField,
+    ProblemsForm,
+    seat_choices,
+    seat_or_none,
+    strip,
+)
 
 SWITCHES: dict[str, tuple[str, ...]] = {
     # R9 house rules as form choices; "" (not listed) means "as the preset says".
@@ -86,8 +94,12 @@ def preset_switch_values() -> dict[str, dict[str, str]]:
 
 
 class RuleSwitches(ProblemsForm):
-    """The preset and every R9 switch; a blank switch keeps the preset's value."""
+    """The preset and every R9 switch; a blank switch keeps the preset's value.
 
+    ``switch_names``: the switches a form offers (a club night's form sets partnerships
+    and rounds with fields of its own, so it leaves those two out)."""
+
+    switch_names: tuple[str, ...] = tuple(SWITCHES)
     preset = ChoiceField(choices=[(name, name) for name in ALL_PRESETS], default="standard")
     king_order = FieldList(ChoiceField(), min_entries=4, max_entries=4)
     order = FieldList(ChoiceField(), min_entries=5, max_entries=5)
@@ -104,8 +116,8 @@ class RuleSwitches(ProblemsForm):
         ok = super().validate(extra_validators)
         if self.preset.data not in ALL_PRESETS:
             self.add_error("preset", _("Choose one of the listed presets."))
-        for name, allowed in SWITCHES.items():
-            if self._fields[name].data not in (None, "", *allowed):
+        for name in self.switch_names:
+            if self._fields[name].data not in (None, "", *SWITCHES[name]):
                 self.add_error(name, _("Choose one of the listed options."))
         for place, entry in enumerate(self.king_order.entries):
             if entry.data not in (None, "", *SEATS):
@@ -123,7 +135,7 @@ class RuleSwitches(ProblemsForm):
         A fixed contract order with no order, here or in the preset, is put on the form.
         """
         data: dict[str, Any] = dict(ALL_PRESETS.get(self.preset.data or "", {}))
-        for name in SWITCHES:
+        for name in self.switch_names:
             value = self._fields[name].data
             if value:
                 data[name] = self._json(name, value)
@@ -200,6 +212,16 @@ for _name in VALUE_NAMES:
         f"value_{_name}",
         IntegerField(validators=[Optional(), NumberRange(0, 10_000, POINTS_RANGE)]),
     )
+
+
+def offer_rule_choices(form: RuleSwitches, seat_labels: list[str]) -> None:
+    """The choices of the agreed kings, the first dealer (labelled with ``seat_labels``)
+    and the agreed contract order (R2)."""
+    for entry in form.king_order.entries:
+        entry.choices = seat_choices(seat_labels, "—")
+    form.first_dealer.choices = seat_choices(seat_labels, "—")
+    for entry in form.order.entries:
+        entry.choices = [("", "—"), *((c.value, contract_label(c)) for c in ALL_CONTRACTS)]
 
 
 class NewGameForm(RuleSwitches):

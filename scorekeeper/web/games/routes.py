@@ -13,17 +13,17 @@ from scorekeeper.store import games as services
 from scorekeeper.store.events import services as event_services
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.messages import contract_label, describe_contracts
+from scorekeeper.text.messages import describe_contracts
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.deals.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.events.access import directs_game, page_source
-from scorekeeper.web.forms import seat_choices
 from scorekeeper.web.games.new_game_form import (
     ALL_PRESETS,
     COMMON_SWITCHES,
     SWITCHES,
     NewGameForm,
+    offer_rule_choices,
     preset_switch_values,
 )
 from scorekeeper.web.games.present import (
@@ -48,11 +48,7 @@ def new_game() -> Page:
     """Four names, the 7♥ holder and the house rules; creates the game and grants edit rights."""
     form = NewGameForm()
     default_labels = [_("Player %(number)s", number=format_number(seat + 1)) for seat in range(4)]
-    for entry in form.king_order.entries:
-        entry.choices = seat_choices(default_labels, "—")
-    form.first_dealer.choices = seat_choices(default_labels, "—")
-    for entry in form.order.entries:
-        entry.choices = [("", "—"), *((c.value, contract_label(c)) for c in ALL_CONTRACTS)]
+    offer_rule_choices(form, default_labels)
     if form.validate_on_submit():
         created = _create(form)
         if created is not None:
@@ -135,6 +131,11 @@ def rematch(game_id: str) -> Page:
     require_edit(game_id)
     if not loaded.game.finished:
         abort(409, description=_("This game is not over yet: a rematch starts when it is."))
+    if event_services.event_of_game(game_id) is not None:
+        abort(
+            409,
+            description=_("A club night's table has no rematch: its night draws the next round."),
+        )
     first_king, rules = rematch_start(loaded.rules, loaded.first_king)
     new, token = services.create_game(list(loaded.players), first_king, rules)
     grant_owner(new.id, token)

@@ -1,0 +1,38 @@
+"""The round clock on the director's page: how long a round should take (the board
+counts each round down from its draw and warns near the end), or no clock."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, request, url_for
+
+from scorekeeper.rules.errors import RulesError
+from scorekeeper.store.events import clock
+from scorekeeper.text.locale import format_number, ngettext
+from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.events.access import require_director
+from scorekeeper.web.events.routes import _refused
+
+
+@bp.post("/events/<event_id>/clock")
+def set_event_clock(event_id: str) -> Page:
+    """Set the round's length in minutes (empty: no round clock)."""
+    require_director(event_id)
+    try:
+        minutes = clock.parse_round_minutes(request.form.get("round_minutes", ""))
+        clock.set_round_clock(event_id, minutes)
+    except RulesError as error:
+        return _refused(event_id, error)
+    if minutes is None:
+        flash(_("The round clock is off."), "success")
+    else:
+        flash(
+            ngettext(
+                "A round lasts %(num)s minute: the board counts it down from the draw.",
+                "A round lasts %(num)s minutes: the board counts it down from the draw.",
+                minutes,
+                num=format_number(minutes),
+            ),
+            "success",
+        )
+    return redirect(url_for("web.event", event_id=event_id, _anchor="round-clock"))

@@ -1,0 +1,59 @@
+"""The new-night page's circle and house rules: a circle this browser may edit is offered
+by name, its members are ticked at the door, and the ones who did not come are offered for
+a late arrival on the night's page; the tables' rules are the new-game page's switches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+MEMBERS = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya"]
+NIGHT = {"name": "Circle night", "rounds": "2", "round_kind": "kingdom", "seed": "3"}
+
+
+def circle_held_here(client: FlaskClient) -> dict[str, Any]:
+    """A circle made through the API, whose edit link this browser opened and took."""
+    made = client.post("/api/v1/circles", json={"name": "Club", "members": MEMBERS}).json
+    assert made is not None
+    answer = client.post(f"/circles/{made['id']}/join/{made['edit_token']}")
+    assert answer.status_code == 303
+    return made
+
+
+def test_a_circle_held_here_is_offered_and_its_absent_members_come_late(
+    client: FlaskClient,
+) -> None:
+    made = circle_held_here(client)
+    page = client.get("/events/new").get_data(as_text=True)
+    assert f'<option value="{made["id"]}">Club</option>' in page
+    chosen = client.get(f"/events/new?circle={made['id']}").get_data(as_text=True)
+    assert chosen.count('type="checkbox" name="members"') == len(MEMBERS)
+    form = {**NIGHT, "circle": made["id"], "members": MEMBERS[:4], "players": "Zein\nDana"}
+    answer = client.post("/events/new", data=form)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    night = client.get(answer.headers["Location"].split("#")[0]).get_data(as_text=True)
+    assert 'data-testid="late-members"' in night
+    assert '<option value="Hadi">' in night and '<option value="Maya">' in night
+    assert '<option value="Rana">' not in night.split('data-testid="late-members"')[1][:200]
+
+
+def test_a_circle_not_held_here_is_refused_and_nothing_is_written(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = client.post("/api/v1/circles", json={"name": "Club", "members": MEMBERS}).json
+    assert made is not None
+    form = {**NIGHT, "circle": made["id"], "members": MEMBERS[:4]}
+    answer = app.test_client().post("/events/new", data=form)
+    assert answer.status_code == 403
+    assert "cannot hold a night for this circle" in answer.get_data(as_text=True)
+
+
+def test_a_partnership_preset_makes_a_partnership_night(client: FlaskClient) -> None:
+    players = "\n".join([*MEMBERS, "Zein", "Dana"])
+    answer = client.post("/events/new", data={**NIGHT, "players": players, "preset": "partnership"})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    event_id = answer.headers["Location"].split("#")[0].rsplit("/", 1)[1]
+    night = client.get(f"/api/v1/events/{event_id}").json
+    assert night is not None and night["partnership"] and night["rules"]["partnership"]
