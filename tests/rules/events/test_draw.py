@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -137,9 +136,7 @@ def test_repeats_are_counted_against_what_no_draw_could_avoid() -> None:
 
 def test_800_players_over_8_rounds_meet_no_one_twice() -> None:
     players = [f"Player {i}" for i in range(800)]
-    started = time.perf_counter()
-    history = run(players, 8, 2024)
-    assert time.perf_counter() - started < 5  # the benchmark holds it under 1 s
+    history = run(players, 8, 2024)  # how fast: benchmarks/events_draw.py
     assert repeated_tablemates(history) == repeats_lower_bound(history) == 0
 
 
