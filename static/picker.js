@@ -1,4 +1,4 @@
-// scorekeeper: the dispute desk's card picker (templates/_dispute_macros.html).
+// scorekeeper: the dispute desk's card picker (templates/disputes/_macros.html).
 // The pages work without JavaScript: cards are typed into text boxes. This file
 // makes them tap-based and fills the very same boxes, so the server reads one
 // form either way. Every visible text comes from the page (data-* attributes)

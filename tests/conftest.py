@@ -63,8 +63,14 @@ settings.load_profile(HYPOTHESIS_PROFILE)
 
 MARKER_OF_FIXTURE = {"serve": "served", "browser": "browser"}
 """A test that uses one of these fixtures must carry its marker."""
-SOLVER_TESTS = ("tests/rules/claims/", "tests/rules/test_claims")
-"""Where the claim search's own tests live: each is marked ``solver``."""
+SOLVER_TESTS = (
+    "tests/rules/claims/",
+    "tests/web/disputes/test_claim_exact.py",
+    "tests/web/disputes/test_claim_progress.py",
+    "tests/web/disputes/test_pool.py",
+)
+"""Where the claim search's tests live, its own and those that run it in solver processes
+with long waits: each is marked ``solver``."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,6 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.store import games
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.circles.input import MEMBERS_MAX
@@ -325,10 +327,30 @@ def test_no_path_adds_a_member_to_a_full_circle(
     assert len(members) == MEMBERS_MAX and "Newcomer" not in {m["name"] for m in members}
 
 
-def test_the_store_adds_no_member_to_a_full_circle(full: tuple[str, str]) -> None:
+def _store_new_game(circle: str) -> Callable[[], object]:
+    players = [*_members(3), "Newcomer"]
+    return lambda: services.start_game(circle, players, 0, RuleSet())
+
+
+def _store_attached_game(circle: str) -> Callable[[], object]:
+    loaded, _token = games.create_game([*_members(3), "Newcomer"], 0, RuleSet())
+    return lambda: services.attach_game(circle, loaded.id, [None] * 4)
+
+
+STORE_PATHS: dict[str, Callable[[str], Callable[[], object]]] = {
+    "a circle's new game": _store_new_game,
+    "an attached game": _store_attached_game,
+}
+
+
+@pytest.mark.parametrize("path", STORE_PATHS)
+def test_the_store_adds_no_member_to_a_full_circle(full: tuple[str, str], path: str) -> None:
+    """Below the routes too: a seat with a new name would add a member, and is refused
+    whole (the circle's new game is not written either)."""
     circle, _token = full
+    attempt = STORE_PATHS[path](circle)
     before = every_row()
     with pytest.raises(CircleRefusal) as refused:
-        services.add_member(circle, "Newcomer")
+        attempt()
     assert refused.value.problems[0].code == "members_full"
     assert every_row() == before

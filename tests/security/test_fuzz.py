@@ -7,7 +7,8 @@ and non-finite numbers, unicode, deep nesting), raw bytes, and valid bodies
 with a few parts replaced, removed or added, so that the fuzz gets past the
 first check. Forms are random fields and values, and valid forms mutated.
 CSRF is off here (tests/security/test_csrf.py covers it). Each test is
-bounded (``MAX_EXAMPLES``), so that the whole file runs in well under a minute.
+bounded (``MAX_EXAMPLES``, sized by the Hypothesis profile: :func:`tests.common.examples`),
+so that the whole file runs in well under a minute under `ci`, in seconds under `dev`.
 """
 
 from __future__ import annotations
@@ -41,11 +42,12 @@ from scorekeeper.store import games as services
 from scorekeeper.store import models
 from scorekeeper.store.circles import services as circles
 from tests import malformed
+from tests.common import examples
 from tests.conftest import postgres_schema_app
 from tests.malformed import part_paths as _paths
 
 API = "/api/v1"
-MAX_EXAMPLES = 100
+MAX_EXAMPLES = examples(100)
 FUZZ = settings(
     max_examples=MAX_EXAMPLES,
     deadline=None,
@@ -55,9 +57,9 @@ FUZZ = settings(
         HealthCheck.data_too_large,
     ],
 )
-FUZZ_PAGES = settings(FUZZ, max_examples=80)
+FUZZ_PAGES = settings(FUZZ, max_examples=examples(80))
 """Pages and imports cost more per request (a rendered page, a whole backup): fewer examples."""
-FUZZ_SLOW = settings(FUZZ, max_examples=50)
+FUZZ_SLOW = settings(FUZZ, max_examples=examples(50))
 """Several requests per example."""
 
 # --- values ----------------------------------------------------------------------------------
@@ -308,7 +310,7 @@ def test_fuzz_api_create_game(client: FlaskClient, body: bytes) -> None:
         db.session.rollback()
 
 
-@settings(FUZZ, max_examples=200)  # four checks, and cheap
+@settings(FUZZ, max_examples=examples(200))  # four checks, and cheap
 @given(
     kind_and_body=st.sampled_from(sorted(CHECK_BODIES)).flatmap(
         lambda kind: st.tuples(st.just(kind), bodies(*CHECK_BODIES[kind]))

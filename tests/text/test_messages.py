@@ -68,8 +68,8 @@ from scorekeeper.store.played import check_played_at
 from scorekeeper.text import messages
 from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
 from tests.common import NAMES, C, D, K, Q, T
-from tests.rules.test_claims_api import SPADES, trix_body
-from tests.rules.test_claims_api import body as claims_body
+from tests.rules.claims.helpers import SPADES, trix_body
+from tests.rules.claims.helpers import body as claims_body
 
 NO_DOUBLING = RuleSet(doubling=False)
 ANY = RuleSet(combination=Combination.ANY)
@@ -415,7 +415,7 @@ def trix_cases(rng: random.Random) -> Iterator[Callable[[], object]]:
 
 
 def claim_body(names: list[str] | None, **changes: Any) -> dict[str, Any]:
-    """A Collections claim by seat 0 (tests/rules/test_claims_api.py), with ``changes``."""
+    """A Collections claim by seat 0 (tests/rules/claims/helpers.py), with ``changes``."""
     return claims_body(names=names, **changes)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from scorekeeper.rules.errors import MalformedError, RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.backup import export_game, write_backup
-from scorekeeper.store.backup_format import Backup, parse_backup
+from scorekeeper.store.backup_format import IMPORT_BYTES_MAX, Backup, parse_backup
 from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.circles.input import (
@@ -26,7 +26,19 @@ from scorekeeper.store.transactions import write_transaction
 FORMAT = "scorekeeper-circle"
 FORMAT_VERSION = 1
 CIRCLE_KEYS = {"format", "format_version", "name", "ratings", "rules", "members", "games"}
-GAMES_MAX = 5000
+GAMES_MAX = 2000
+"""The most games a circle's backup holds: four games a week for ten years."""
+WHOLE_GAME_BYTES = 28 * 1024
+"""What a whole game (20 deals, with a few redeals and corrections) takes in the circle's
+file, indented as the page writes it: 22 KB measured without them;
+tests/server/test_served_backups.py builds such games and keeps this true."""
+CIRCLE_HEAD_BYTES = 64 * 1024
+"""Everything in the file but its games: the name, the rules and up to 64 members with their
+colour and emoji."""
+RESTORE_BYTES_MAX = CIRCLE_HEAD_BYTES + max(GAMES_MAX * WHOLE_GAME_BYTES, IMPORT_BYTES_MAX)
+"""The largest circle backup a restore reads (about 57 MB): :data:`GAMES_MAX` whole games, or
+fewer with longer histories, and never less than the largest single game the app holds.
+Past it, 413; a file with more games than :data:`GAMES_MAX`, 422 naming ``games``."""
 
 
 def export_circle(circle_id: str) -> dict[str, Any]:

@@ -53,7 +53,6 @@ from scorekeeper.store.circles.input import (
     clean_circle_name,
     clean_colour,
     clean_emoji,
-    clean_member_name,
     clean_member_names,
     name_key,
 )
@@ -570,26 +569,6 @@ def replace_edit_token(circle_id: str) -> str:
             .values(edit_token_hash=hash_token(token))
         )
     return token
-
-
-def add_member(
-    circle_id: str, name: object, colour: object = None, emoji: object = None
-) -> MemberRow:
-    """A new member (a name no member has yet, ignoring case)."""
-    clean = clean_member_name(name, 0, "name")
-    extra = {"colour": clean_colour(colour), "emoji": clean_emoji(emoji)}
-    circle = load_circle(circle_id)
-    if circle.member_named(clean) is not None:
-        raise CircleRefusal.one("member_exists", "name", name=clean)
-    try:
-        with write_transaction() as session:
-            connection = session.connection()
-            (member_id,) = _add_members(connection, circle_id, [clean])
-            connection.execute(update(MEMBERS).where(MEMBERS.c.id == member_id).values(**extra))
-            bump_version(connection, circle_id)
-    except IntegrityError:
-        raise CircleRefusal.one("member_exists", "name", name=clean) from None
-    return load_circle(circle_id).member(member_id)
 
 
 def update_member(circle_id: str, member_id: int, colour: object, emoji: object) -> MemberRow:

@@ -8,14 +8,16 @@ body never came held a slot for good, and a few dozen of them stalled every
 table. This WSGI middleware, around the whole app, changes the order:
 
 1. **The body is read on the connection's own thread**, holding no work
-   slot: at most ``MAX_CONTENT_LENGTH`` bytes (a longer one goes to the app,
-   which answers its own 413 without reading it), each read waiting at most
-   :data:`READ_IDLE_SECONDS` and the whole body at most ``BODY_TIMEOUT``
-   seconds (default 10). A body that does not arrive in time is answered
-   **408** and the connection closed; it never takes a work slot. The whole
-   deadline is kept by a timer that shuts the connection's reading side,
-   because a socket timeout alone bounds one read, not a body trickled a byte
-   at a time.
+   slot: at most its route's limit (``MAX_CONTENT_LENGTH``, or a larger one a
+   route registered with :func:`set_route_limit`: the backup uploads; a longer
+   body goes to the app, which answers its own 413 without reading it), each
+   read waiting at most :data:`READ_IDLE_SECONDS` and the whole body at most
+   ``BODY_TIMEOUT`` seconds (default 10), plus the time a body past
+   ``MAX_CONTENT_LENGTH`` takes at :data:`UPLOAD_RATE_MIN` (a large upload from
+   a slow phone). A body that does not arrive in time is answered **408** and
+   the connection closed; it never takes a work slot. The whole deadline is
+   kept by a timer that shuts the connection's reading side, because a socket
+   timeout alone bounds one read, not a body trickled a byte at a time.
 2. **Then a work slot**, and the app runs on the body in memory.
 
 The connection threads are cheap (they wait on the network, with no database
@@ -23,9 +25,11 @@ connection and no CPU), so gunicorn.conf.py gives each worker
 ``CONNECTION_THREADS`` of them (default 64) on top of its work threads and its
 stream threads. At most :data:`READERS_SHARE` of them read bodies at once; a
 body beyond that is answered 503 at once, so that headers, bodiless requests
-and the streams always find a thread. Requests without a body (the pages, the
-polls, the streams) go straight to the slots; a stream holds its slot only
-while it starts, its events are sent after the app has returned.
+and the streams always find a thread; of those, at most :data:`LARGE_READERS`
+read a body past ``MAX_CONTENT_LENGTH``, which bounds the memory bodies take.
+Requests without a body (the pages, the polls, the streams) go straight to the
+slots; a stream holds its slot only while it starts, its events are sent after
+the app has returned.
 
 Why this design (benchmarks/abuse.py measures it; its figures are in
 benchmarks/README.md: with 40 half-sent bodies held, no page answered in 30 s
@@ -49,6 +53,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from werkzeug.exceptions import HTTPException
+
 from scorekeeper.web.server import workers
 from scorekeeper.web.server.hardening import SECURITY_HEADERS
 
@@ -67,6 +73,12 @@ READERS_SHARE = 0.75
 """The share of the connection threads that may read bodies at once."""
 DEFAULT_WORK_THREADS = 4
 """Requests a worker runs at once (``GUNICORN_THREADS``)."""
+UPLOAD_RATE_MIN = 128 * 1024
+"""Bytes per second (about 1 Mbit/s) a body past ``MAX_CONTENT_LENGTH`` is given time for,
+beyond ``BODY_TIMEOUT``: a 6 MB game backup has 55 seconds in all."""
+LARGE_READERS = 4
+"""Bodies past ``MAX_CONTENT_LENGTH`` (backup uploads, up to tens of MB) a worker reads at
+once, so that its memory stays bounded; one more is answered 503."""
 READ_STEP = 64 * 1024
 BUSY_RETRY_SECONDS = 2
 SETTINGS = {"BODY_TIMEOUT": float, "CONNECTION_THREADS": int}
@@ -110,8 +122,16 @@ class Refused(Exception):
         self.status, self.message, self.headers = status, message, list(headers)
 
 
+LimitOf = Callable[[dict[str, Any]], int | None]
+"""The body limit of a request's route, from its environ."""
+
+
 class BodyFirst:
-    """The middleware: the body read within its limits, then one of ``size`` work slots."""
+    """The middleware: the body read within its limits, then one of ``size`` work slots.
+
+    ``max_length`` is every route's limit, unless ``limit_of`` names a request's own
+    (a backup upload's); either way a body past it goes to the app unread (its 413).
+    """
 
     def __init__(
         self,
@@ -120,12 +140,15 @@ class BodyFirst:
         body_timeout: float = DEFAULT_BODY_TIMEOUT,
         max_length: int | None = None,
         readers: int = DEFAULT_CONNECTION_THREADS,
+        limit_of: LimitOf | None = None,
     ) -> None:
         self.wsgi = wsgi
         self.body_timeout = body_timeout
         self.max_length = max_length
+        self.limit_of = limit_of
         self._slots = threading.BoundedSemaphore(max(1, size))
         self._readers = threading.BoundedSemaphore(max(1, readers))
+        self._large_readers = threading.BoundedSemaphore(LARGE_READERS)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if has_body(environ):
@@ -140,21 +163,42 @@ class BodyFirst:
     def _receive(self, environ: dict[str, Any]) -> None:
         """Read the body into memory, on this thread, within the limits; :class:`Refused`."""
         length = declared_length(environ)
-        if length is not None and self.max_length is not None and length > self.max_length:
+        limit = self.limit_of(environ) if self.limit_of is not None else self.max_length
+        if length is not None and limit is not None and length > limit:
             return  # the app refuses it (413) without reading it
-        if not self._readers.acquire(blocking=False):
-            raise Refused(
-                "503 Service Unavailable",
-                TOO_MANY_BODIES,
-                [("Retry-After", str(BUSY_RETRY_SECONDS))],
-            )
-        try:
-            body = read_body(environ, self.max_length, self.body_timeout)
-        finally:
-            self._readers.release()
+        large = self.max_length is not None and (length or limit or 0) > self.max_length
+        with _one_of(self._readers), _one_of(self._large_readers if large else None):
+            body = read_body(environ, limit, self.deadline_of(length, limit))
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now, of that length
+
+    def deadline_of(self, length: int | None, limit: int | None) -> float:
+        """Seconds the whole body may take: ``BODY_TIMEOUT``, and for a body past
+        ``MAX_CONTENT_LENGTH`` (its declared length, or its route's limit when chunked)
+        the time its extra bytes take at :data:`UPLOAD_RATE_MIN`.
+
+        >>> BodyFirst(None, 1, 10, 256 * 1024).deadline_of(1024 * 1024 + 256 * 1024, None)
+        18.0
+        """
+        expected = length if length is not None else limit
+        if expected is None or self.max_length is None or expected <= self.max_length:
+            return self.body_timeout
+        return self.body_timeout + (expected - self.max_length) / UPLOAD_RATE_MIN
+
+
+@contextlib.contextmanager
+def _one_of(readers: threading.BoundedSemaphore | None) -> Iterator[None]:
+    """Hold one of ``readers`` while the body is read; 503 at once when none is free."""
+    if readers is not None and not readers.acquire(blocking=False):
+        raise Refused(
+            "503 Service Unavailable", TOO_MANY_BODIES, [("Retry-After", str(BUSY_RETRY_SECONDS))]
+        )
+    try:
+        yield
+    finally:
+        if readers is not None:
+            readers.release()
 
 
 WORK_SLOT = "scorekeeper.work_slot"
@@ -316,6 +360,36 @@ def readers_of(connections: int) -> int:
     return max(1, int(connections * READERS_SHARE))
 
 
+ROUTE_LIMITS = "scorekeeper.body_limits"
+"""The app's ``extensions`` key of its routes' own body limits (endpoint: bytes)."""
+
+
+def set_route_limit(app: Flask, endpoint: str, limit: int) -> None:
+    """Let ``endpoint`` take bodies of up to ``limit`` bytes: read whole, within the
+    deadline, before a work slot (the route sets ``request.max_content_length`` too)."""
+    app.extensions.setdefault(ROUTE_LIMITS, {})[endpoint] = limit
+
+
+def route_limit_of(app: Flask) -> LimitOf:
+    """The body limit of a request, found by matching its path to the app's routes:
+    its route's own (:func:`set_route_limit`), else ``MAX_CONTENT_LENGTH``."""
+    default: int | None = app.config.get("MAX_CONTENT_LENGTH")
+
+    def limit_of(environ: dict[str, Any]) -> int | None:
+        limits: dict[str, int] = app.extensions.get(ROUTE_LIMITS, {})
+        if not limits:
+            return default
+        try:
+            endpoint, _args = app.url_map.bind_to_environ(environ).match(
+                method=environ.get("REQUEST_METHOD")
+            )
+        except HTTPException:  # no such route, another method, a redirect: the app answers
+            return default
+        return limits.get(str(endpoint), default)
+
+    return limit_of
+
+
 def init_app(app: Flask) -> None:
     """The body-first middleware around the whole app, with this worker's work slots;
     made in the master (preload) and free there, so each worker forks its own."""
@@ -325,4 +399,5 @@ def init_app(app: Flask) -> None:
         body_timeout=float(app.config.get("BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)),
         max_length=app.config.get("MAX_CONTENT_LENGTH"),
         readers=readers_of(int(app.config.get("CONNECTION_THREADS", DEFAULT_CONNECTION_THREADS))),
+        limit_of=route_limit_of(app),
     )

@@ -37,9 +37,10 @@ an Arabic font.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -81,8 +82,19 @@ class PdfCache(LRUCache[Hashable, bytes]):
         super().__init__(size)
 
     def get_or_render(self, key: Hashable, render: Callable[[], bytes]) -> bytes:
-        """The cached PDF for ``key``, rendering (and keeping) it on a miss."""
-        return self.get_or_make(key, render)
+        """The cached PDF for ``key``, rendering (and keeping) it on a miss; requests that
+        miss it at once share one render, and wait for it as for their own
+        (:func:`waiting_for_render`)."""
+        return self.get_or_make(key, render, waiting=waiting_for_render)
+
+
+@contextlib.contextmanager
+def waiting_for_render() -> Iterator[None]:
+    """While another request renders this PDF: no database connection, no work slot."""
+    if has_request_context():
+        db.session.close()
+    with work_slot_lent():
+        yield
 
 
 # --- rendering -------------------------------------------------------------------------------

@@ -30,8 +30,17 @@ from scorekeeper.rules.claims import banded, tree
 from scorekeeper.rules.claims.banded import BandedGame, Bands
 from scorekeeper.rules.claims.search import TrickSearch
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from tests.rules.test_claims import C, D, K, Position, Q, random_position, search_of, solve
-from tests.rules.test_claims_speedups import memo_minimax
+from tests.rules.claims.helpers import (
+    C,
+    D,
+    K,
+    Position,
+    Q,
+    memo_minimax,
+    random_position,
+    search_of,
+    solve,
+)
 
 ANY = Combination.ANY
 SETUPS = [

@@ -17,8 +17,14 @@ import pytest
 
 from scorekeeper.rules.claims import tree
 from scorekeeper.rules.claims.core import ALL_ON, ClaimResult, SearchOptions, adjudicate
-from tests.rules.test_claims import Position, random_position, search_of, solve
-from tests.rules.test_claims_speedups import SETUPS, memo_minimax
+from tests.rules.claims.helpers import (
+    SETUPS,
+    Position,
+    memo_minimax,
+    random_position,
+    search_of,
+    solve,
+)
 
 NO_CHEAP = replace(ALL_ON, cheap_first=False)
 

@@ -15,8 +15,7 @@ import random
 
 import pytest
 
-from tests.rules.test_claims import random_position, replay_line, solve
-from tests.rules.test_claims_speedups import SETUPS
+from tests.rules.claims.helpers import SETUPS, random_position, replay_line, solve
 
 CARDS = (6, 7, 7, 8)
 EXPECTED = [

@@ -2,7 +2,7 @@
 short in, where a trick the claimant wins could bring him that card once the holder is void
 (R3, R9.4).
 
-Ordering changes no answer (the minimax cross-checks of ``test_claims_speedups`` switch it
+Ordering changes no answer (the minimax cross-checks of ``test_core`` switch it
 off and on); these cases pin down what it tries first.
 """
 
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from scorekeeper.rules.claims.search import trick_search
 from scorekeeper.rules.ruleset import RuleSet
-from tests.rules.test_claims import K, Position, mask, position, solve
-from tests.rules.test_claims_speedups import memo_minimax
+from tests.rules.claims.helpers import K, Position, mask, memo_minimax, position, solve
 
 # Seat 2 led the 3♦, seat 3 followed; the claimant (seat 0) is void in diamonds. Seat 1 holds
 # the K♥ and one club against the claimant's two, but two spades against his two.

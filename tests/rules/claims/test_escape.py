@@ -23,8 +23,16 @@ from scorekeeper.rules.claims.core import ALL_ON
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from tests.rules.test_claims import D, K, Position, Q, position, random_position, solve
-from tests.rules.test_claims_speedups import memo_minimax
+from tests.rules.claims.helpers import (
+    D,
+    K,
+    Position,
+    Q,
+    memo_minimax,
+    position,
+    random_position,
+    solve,
+)
 
 NO_ESCAPE = replace(ALL_ON, escape=False)
 ANY = Combination.ANY

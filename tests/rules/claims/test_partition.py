@@ -17,8 +17,7 @@ from scorekeeper.rules.claims.core import ALL_ON, mtd
 from scorekeeper.rules.claims.partition import parts, region, region_cards, region_mask
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from tests.rules.test_claims import random_position, search_of, solve
-from tests.rules.test_claims_speedups import SETUPS, memo_minimax
+from tests.rules.claims.helpers import SETUPS, memo_minimax, random_position, search_of, solve
 
 NO_PARTITION = replace(ALL_ON, partition=False)
 NO_PARTITION_NO_ORDER = replace(ALL_ON, partition=False, ordering=False)

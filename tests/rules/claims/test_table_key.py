@@ -16,8 +16,7 @@ from scorekeeper.rules.claims.partition import parts
 from scorekeeper.rules.claims.weights import claim_weights
 from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract
 from scorekeeper.rules.ruleset import Combination, RuleSet
-from tests.rules.test_claims import Position, solve
-from tests.rules.test_claims_speedups import memo_minimax
+from tests.rules.claims.helpers import Position, memo_minimax, solve
 
 
 def bits(text: str) -> int:

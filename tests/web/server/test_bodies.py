@@ -15,7 +15,15 @@ import pytest
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.web.server.bodies import BodyFirst, readers_of
+from scorekeeper.store.backup_format import IMPORT_BYTES_MAX
+from scorekeeper.store.circles.backup import RESTORE_BYTES_MAX
+from scorekeeper.web.server.bodies import (
+    LARGE_READERS,
+    UPLOAD_RATE_MIN,
+    BodyFirst,
+    readers_of,
+    route_limit_of,
+)
 
 
 class Echo:
@@ -219,3 +227,115 @@ def test_a_slow_body_through_flask_is_a_408(make_app: Callable[..., Flask]) -> N
         server.close()
         client.close()
     assert answer.status.startswith("408") and json.loads(body)["ok"] is False
+
+
+def test_a_route_with_its_own_limit_gets_its_whole_body_read_first(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    """A backup upload past ``MAX_CONTENT_LENGTH`` but within its route's limit is read
+    whole by the middleware, chunked too: the app never reads it in a work slot."""
+    server, client = connection
+    seen: dict[str, Any] = {}
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        seen["input"] = environ["wsgi.input"]
+        start_response("200 OK", [])
+        return [environ["wsgi.input"].read()]
+
+    sent = b"x" * 200
+    client.sendall(sent)
+    client.shutdown(socket.SHUT_WR)
+    middleware = BodyFirst(app, 1, max_length=16, limit_of=lambda environ: 1000)
+    answer, body = call(middleware, environ_of(server, HTTP_TRANSFER_ENCODING="chunked"))
+    assert (answer.status, body) == ("200 OK", sent)  # whole, not cut at 16 + 1 bytes
+    assert isinstance(seen["input"], io.BytesIO)
+
+
+def test_a_stalled_upload_within_its_route_limit_is_a_408(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    """Declared past ``MAX_CONTENT_LENGTH`` and within the route's own limit, a body that
+    never comes is refused by the middleware, never handed to the app to wait on."""
+    server, client = connection
+    app = Echo()
+    client.sendall(b'{"format": "scorekeeper.game"')  # and nothing more
+    middleware = BodyFirst(app, 1, body_timeout=0.5, max_length=16, limit_of=lambda e: 10_000)
+    answer, _body = call(middleware, environ_of(server, CONTENT_LENGTH="1000"))
+    assert answer.status == "408 Request Timeout" and app.calls == 0
+
+
+def test_a_body_past_its_route_limit_goes_to_the_app_unread(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    server, client = connection
+    seen: dict[str, Any] = {}
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        seen["input"] = environ["wsgi.input"]
+        start_response("413 Content Too Large", [])
+        return []
+
+    middleware = BodyFirst(app, 1, max_length=16, limit_of=lambda environ: 100)
+    answer, _body = call(middleware, environ_of(server, CONTENT_LENGTH="101"))
+    assert answer.status.startswith("413") and not isinstance(seen["input"], io.BytesIO)
+
+
+def test_a_large_upload_has_time_for_its_size() -> None:
+    """The deadline grows with what a body past ``MAX_CONTENT_LENGTH`` declares (or, when
+    chunked, with its route's limit): a large backup from a slow phone still arrives."""
+    middleware = BodyFirst(Echo(), 1, body_timeout=10, max_length=256 * 1024)
+    assert middleware.deadline_of(200, None) == middleware.deadline_of(256 * 1024, 4096) == 10
+    assert middleware.deadline_of(None, 256 * 1024 + UPLOAD_RATE_MIN * 4) == 14
+    assert middleware.deadline_of(256 * 1024 + UPLOAD_RATE_MIN * 2, 10**9) == 12
+
+
+def test_few_large_bodies_are_read_at_once(
+    connection: tuple[socket.socket, socket.socket],
+) -> None:
+    """Past :data:`LARGE_READERS` large bodies on their way, one more is a 503 (memory),
+    while a small body still finds a reader."""
+    server, client = connection
+    app = Echo()
+    middleware = BodyFirst(app, 1, body_timeout=30, max_length=4, limit_of=lambda e: 100)
+    pairs = [socket.socketpair() for _ in range(LARGE_READERS)]
+    readers = [
+        threading.Thread(target=call, args=(middleware, environ_of(s, CONTENT_LENGTH="50")))
+        for s, _c in pairs
+    ]
+    for reader in readers:
+        reader.start()
+    try:
+        for _ in range(200):  # until every one of them reads
+            answer, _body = call(middleware, environ_of(server, CONTENT_LENGTH="50"))
+            if answer.status.startswith("503"):
+                break
+            threading.Event().wait(0.01)
+        assert answer.status == "503 Service Unavailable" and answer.headers["Retry-After"]
+        client.sendall(b"ok")
+        answer, body = call(middleware, environ_of(server, CONTENT_LENGTH="2"))
+        assert (answer.status, body) == ("200 OK", b"ok")
+    finally:
+        for _s, c in pairs:
+            c.sendall(b"y" * 50)
+        for reader in readers:
+            reader.join()
+        for s, c in pairs:
+            s.close()
+            c.close()
+
+
+def test_the_backup_routes_have_their_own_limits(make_app: Callable[..., Flask]) -> None:
+    """The middleware finds a request's limit by its route: the two game imports and the
+    circle restore take their backups' sizes; every other route, ``MAX_CONTENT_LENGTH``."""
+    app = make_app()
+    limit_of = route_limit_of(app)
+
+    def limit(path: str, method: str = "POST") -> int | None:
+        return limit_of({"PATH_INFO": path, "REQUEST_METHOD": method, "SERVER_NAME": "x",
+                         "SERVER_PORT": "80", "wsgi.url_scheme": "http"})  # fmt: skip
+
+    assert limit("/api/v1/games/import") == limit("/games/import") == IMPORT_BYTES_MAX
+    assert limit("/circles/restore") == RESTORE_BYTES_MAX > IMPORT_BYTES_MAX
+    default = app.config["MAX_CONTENT_LENGTH"]
+    assert limit("/api/v1/games") == limit("/no/such/page") == default
+    assert limit("/api/v1/games/import", "PUT") == default  # no such route: the app answers

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -74,3 +76,73 @@ def test_least_recently_used_entry_goes_first() -> None:
     assert cache.get("a") == b"a"  # "a" is now the most recent
     cache.put("c", b"c")
     assert cache.get("b") is None and cache.get("a") == b"a"
+
+
+GUARD_SECONDS = 30.0
+"""The longest a test waits for what must happen (never a speed assertion)."""
+
+
+def _misses_at_once(
+    cache: pdf.PdfCache, count: int, render: Callable[[], bytes], started: threading.Event
+) -> list[object]:
+    """``count`` threads asking ``cache`` for one key at once: what each got (or raised).
+    ``render`` waits for ``started``, set once every other thread waits for it."""
+    waiting = threading.Semaphore(0)
+
+    @contextmanager
+    def counted() -> Iterator[None]:
+        waiting.release()
+        yield
+
+    got: list[object] = []
+
+    def ask() -> None:
+        try:
+            got.append(cache.get_or_make("sheet", render, waiting=counted))
+        except RuntimeError as error:
+            got.append(error)
+
+    threads = [threading.Thread(target=ask) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for _ in range(count - 1):
+        assert waiting.acquire(timeout=GUARD_SECONDS)
+    started.set()
+    for thread in threads:
+        thread.join(GUARD_SECONDS)
+    return got
+
+
+def test_misses_of_one_key_at_once_share_one_render() -> None:
+    started = threading.Event()
+    cache = pdf.PdfCache(size=4)
+    renders: list[int] = []
+
+    def render() -> bytes:
+        renders.append(1)
+        assert started.wait(GUARD_SECONDS)
+        return b"%PDF"
+
+    assert _misses_at_once(cache, 5, render, started) == [b"%PDF"] * 5
+    assert renders == [1] and cache.misses == 1
+    assert cache.get_or_make("sheet", render) == b"%PDF" and renders == [1]
+
+
+def test_a_failed_render_is_its_callers_and_a_waiter_renders_again() -> None:
+    """A refusal (a client past its share, a busy server) may be its requester's alone:
+    the others waiting for that render do not get it, one of them renders instead."""
+    started = threading.Event()
+    cache = pdf.PdfCache(size=4)
+    renders: list[int] = []
+
+    def render() -> bytes:
+        renders.append(1)
+        if len(renders) == 1:
+            assert started.wait(GUARD_SECONDS)
+            raise RuntimeError("this client is past its share")
+        return b"%PDF"
+
+    got = _misses_at_once(cache, 3, render, started)
+    assert [type(g) for g in got].count(RuntimeError) == 1
+    assert got.count(b"%PDF") == 2 and renders == [1, 1]
+    assert cache.get("sheet") == b"%PDF"

@@ -1,21 +1,27 @@
 """PDFs that cannot be forced: only what changes a PDF makes a new one, each part checked;
 the host is no part of it; a client has its share of renders; renders run below the pages;
-a club night's or a circle's PDF is rendered once per version of its data."""
+a club night's or a circle's PDF is rendered once per version of its data, and requests
+that ask for it at once share that one render."""
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.store.circles import services as circles
 from scorekeeper.web.server import workers
+from scorekeeper.web.sheets import pdf
 from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.renderer import Limits, SheetUnavailable, server_slot
 from tests.web.events.test_pages import create as create_night
+from tests.web.sheets.conftest import play_game
 
 Play = Callable[..., object]
 
@@ -75,6 +81,101 @@ def test_a_nights_pdfs_are_rendered_once_per_version_of_its_data(
     client.post(f"/events/{night}/rounds/1/lock", data={"locked": "yes"})  # a new version
     assert client.get(f"/events/{night}/results.pdf").status_code == 200
     assert renders == ["a4", "a4", "letter", "a4"]
+
+
+# --- one render for requests at once --------------------------------------------------------
+
+GUARD_SECONDS = 60.0
+"""The longest a test waits for what must happen (never a speed assertion)."""
+
+
+@pytest.fixture
+def file_app(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[Flask]:
+    """An app on a SQLite file: requests on several threads each get their own connection."""
+    from tests.conftest import tables_of
+
+    with tables_of(make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'app.sqlite'}")) as app:
+        yield app
+
+
+def at_once(app: Flask, url: str, count: int, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``count`` requests for ``url`` at once, its PDF not kept yet: the renders they caused.
+
+    The first render is held until every other request waits (for it, or for a render of
+    its own), so that each request misses the cache; then they all finish, answered 200."""
+    renders: list[str] = []
+    release, waits = threading.Event(), threading.Semaphore(0)
+    real_render, real_wait = pdf.html_to_pdf, pdf.waiting_for_render
+
+    def held_render(html: str, paper: str) -> bytes:
+        renders.append(paper)
+        waits.release()  # a second render of the same PDF would be counted here too
+        assert release.wait(GUARD_SECONDS)
+        return real_render(html, paper)
+
+    @contextmanager
+    def counted_wait() -> Iterator[None]:
+        waits.release()
+        with real_wait():
+            yield
+
+    monkeypatch.setattr(pdf, "html_to_pdf", held_render)
+    monkeypatch.setattr(pdf, "waiting_for_render", counted_wait)
+    statuses: list[int] = []
+    threads = [
+        threading.Thread(target=lambda: statuses.append(app.test_client().get(url).status_code))
+        for _ in range(count)
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(count):
+            assert waits.acquire(timeout=GUARD_SECONDS), "a request neither renders nor waits"
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(GUARD_SECONDS)
+    assert statuses == [200] * count
+    return renders
+
+
+def test_requests_at_once_for_a_new_sheet_share_one_render(
+    file_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = play_game(deals=3).id
+    assert at_once(file_app, f"/games/{game_id}/sheet.pdf", 4, monkeypatch) == ["a4"]
+
+
+def test_requests_at_once_for_a_circles_table_share_one_render(
+    file_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    circle_id = circle_with_a_game(play_game)
+    assert at_once(file_app, f"/circles/{circle_id}/table.pdf", 3, monkeypatch) == ["a4"]
+
+
+def circle_with_a_game(play: Play) -> str:
+    """A circle of four members, with one game of five deals played in it."""
+    circle, _token = circles.create_circle("Thursday table", ["Rana", "Sami", "Omar", "Lina"])
+    game = play(names=["Rana", "Sami", "Omar", "Lina"], deals=5)
+    circles.attach_game(circle.id, game.id, [None] * 4)  # type: ignore[attr-defined]
+    return circle.id
+
+
+def test_a_circles_table_is_rendered_once_per_version_of_its_data(
+    client: FlaskClient, play: Play, renders: list[str]
+) -> None:
+    circle_id = circle_with_a_game(play)
+    url = f"/circles/{circle_id}/table.pdf"
+    for query in ("", "?lang=zz", "?period=forever", "?digits=roman", "?x=1"):
+        assert client.get(url + query).status_code == 200
+    assert renders == ["a4"]
+    assert client.get(url + "?paper=letter").status_code == 200
+    assert client.get(url + "?period=month").status_code == 200
+    assert renders == ["a4", "letter", "a4"]
+    game = play(names=["Rana", "Sami", "Omar", "Lina"], deals=2)
+    circles.attach_game(circle_id, game.id, [None] * 4)  # type: ignore[attr-defined]
+    assert client.get(url).status_code == 200  # a new version of the circle's data
+    assert renders == ["a4", "letter", "a4", "a4"]
 
 
 # --- a client's share ------------------------------------------------------------------------

@@ -11,70 +11,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, replace
-from functools import cache
 
 import pytest
 
 from scorekeeper.rules.claims.core import ALL_ON, SearchOptions
-from scorekeeper.rules.contracts import TRICK_CONTRACTS
-from scorekeeper.rules.ruleset import Combination, HeartLead, RuleSet
-from scorekeeper.rules.tricks import breaks_hearts, legal_cards, trick_winner
-from tests.rules.test_claims import (
-    C,
-    D,
+from scorekeeper.rules.ruleset import RuleSet
+from tests.rules.claims.helpers import (
+    ANY,
+    SETUPS,
     K,
     Position,
     Q,
+    memo_minimax,
     position,
     random_position,
     solve,
-    trick_score,
 )
 
-ANY = Combination.ANY
 SPEEDUPS = [f.name for f in fields(SearchOptions)]
-SETUPS = [
-    ("r3_king_penalty_discard", RuleSet(penalty_discard=True), (K,)),
-    ("r3_hearts_broken", RuleSet(heart_lead=HeartLead.BROKEN), (K,)),
-    ("r4_queens", RuleSet(), (Q,)),
-    ("r5_diamonds_penalty_discard", RuleSet(penalty_discard=True), (D,)),
-    ("r6_collections", RuleSet(), (C,)),
-    (
-        "r9_6_all_four_penalty_discard",
-        RuleSet(combination=ANY, penalty_discard=True),
-        TRICK_CONTRACTS,
-    ),
-    ("r9_8_inverted_queens_diamonds", RuleSet(combination=ANY, inverted=True), (Q, D)),
-    ("r9_8_inverted_collections", RuleSet(inverted=True), (C,)),
-]
-
-
-def memo_minimax(pos: Position, seat: int) -> int:
-    """Plain minimax over every legal card, remembering positions already valued."""
-    rules, contracts, holders = pos.rules, pos.contracts, pos.holders()
-
-    @cache
-    def value(hands: tuple[int, ...], trick: tuple[int, ...], leader: int, broken: bool) -> int:
-        if not trick and not any(hands):
-            return 0
-        player = (leader + len(trick)) & 3
-        values = []
-        for card in _bits(legal_cards(rules, contracts, hands[player], list(trick), broken)):
-            after = tuple(h ^ (1 << card) if s == player else h for s, h in enumerate(hands))
-            played = (*trick, card)
-            if len(played) < 4:
-                values.append(value(after, played, leader, broken))
-                continue
-            winner = trick_winner(leader, list(played))
-            score = trick_score(rules, contracts, seat, holders, played, winner)
-            values.append(score + value(after, (), winner, broken or breaks_hearts(played)))
-        return max(values) if player == seat else min(values)
-
-    return value(tuple(pos.hands), tuple(pos.trick), pos.leader, pos.broken)
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(52) if mask >> i & 1]
 
 
 def variants() -> list[tuple[str, SearchOptions]]:

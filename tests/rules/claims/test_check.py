@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import io
 from functools import cache
 from typing import Any
@@ -18,45 +17,10 @@ from scorekeeper.rules.checks import CHECKS, guess_kind
 from scorekeeper.rules.claims import check_claim
 from scorekeeper.rules.errors import IllegalError, MalformedError, RulesError
 from scorekeeper.text.messages import english, translate_problem
-
-NAMES = ["Rana", "Sami", "Omar", "Lina"]
-SPADES = {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]}
+from tests.rules.claims.helpers import SPADES, body, trix_body
 
 ISOLATES = {0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None}
 """Removed to compare a sentence with names isolated to the engine's plain English."""
-
-
-def body(**changes: Any) -> dict[str, Any]:
-    """A Collections claim by seat 0, "no more tricks", with ``changes`` applied."""
-    base: dict[str, Any] = {
-        "rules": {},
-        "contracts": ["collections"],
-        "king": 0,
-        "hands": copy.deepcopy(SPADES),
-        "current_trick": [],
-        "leader": 0,
-        "claim": {"seat": 0, "min_score": 0},
-        "names": NAMES,
-    }
-    base.update(changes)
-    return {k: v for k, v in base.items() if v is not ...}
-
-
-def trix_body(**changes: Any) -> dict[str, Any]:
-    """Rana holds Q♠ 10♠ and plays first; Sami holds Q♥ 10♥; Lina all but the rest."""
-    held = {"QS", "TS", "QH", "TH", "QD", "TD", "JS", "JH", "JD", "JC"}
-    rest = [r + s for s in "SHDC" for r in "AKQJT98765432" if r + s not in held]
-    base: dict[str, Any] = {
-        "contracts": ["trix"],
-        "layout": {"S": ["JS", "JS"], "H": ["JH", "JH"], "D": ["JD", "JD"], "C": ["JC", "JC"]},
-        "hands": {"0": ["QS", "TS"], "1": ["QH", "TH"], "2": ["QD", "TD"], "3": rest},
-        "to_play": 0,
-        "out": [],
-        "claim": {"seat": 0, "min_score": 200},
-        "names": NAMES,
-    }
-    base.update(changes)
-    return {k: v for k, v in base.items() if v is not ...}
 
 
 def with_rest(hands: dict[str, list[str]]) -> dict[str, list[str]]:
