@@ -8,6 +8,73 @@
     return Array.prototype.slice.call(root.querySelectorAll(selector));
   }
 
+  // Numbers as people type them: Latin 0-9, Arabic-Indic ٠-٩ (U+0660-0669) and Eastern
+  // Arabic-Indic ۰-۹ (U+06F0-06F9, Persian and Urdu keyboards) read the same; the Arabic
+  // decimal separator ٫ is a point and a real minus sign a minus. The server reads them the
+  // same way (text/locale.latin_digits).
+  function latinDigits(text) {
+    return String(text).replace(/[\u0660-\u0669\u06f0-\u06f9\u066b\u2212]/g, function (c) {
+      var code = c.charCodeAt(0);
+      if (code === 0x66b) return ".";
+      if (code === 0x2212) return "-";
+      return String(code - (code >= 0x6f0 ? 0x6f0 : 0x660));
+    });
+  }
+
+  // Latin digits in the page's digits setting (<html data-digits="latn|arab">).
+  function pageDigits(text) {
+    text = String(text);
+    if (document.documentElement.getAttribute("data-digits") !== "arab") return text;
+    return text.replace(/[0-9]/g, function (d) { return "٠١٢٣٤٥٦٧٨٩".charAt(Number(d)); });
+  }
+
+  // A whole number typed in any of those digits, or NaN.
+  function readNumber(text) {
+    var latin = latinDigits(text).trim();
+    return /^[-+]?[0-9]+$/.test(latin) ? parseInt(latin, 10) : NaN;
+  }
+  window.scorekeeperNumbers = { latin: latinDigits, shown: pageDigits, read: readNumber };
+
+  // Number boxes (<input data-number>, text with a numeric keyboard, since a type=number box
+  // refuses ٥ in Chromium) show their digits as the page does, whichever were typed, and
+  // send Latin digits (the formdata event: a plain submit and a script's new FormData alike).
+  function setupNumberBoxes(root) {
+    all(root, "input[data-number]").forEach(function (input) {
+      function show() {
+        var wanted = pageDigits(latinDigits(input.value));
+        if (wanted !== input.value) input.value = wanted;
+      }
+      input.addEventListener("input", show);
+      show();
+    });
+  }
+  document.addEventListener("formdata", function (event) {
+    all(event.target, "input[data-number]").forEach(function (input) {
+      if (input.name && !input.disabled) event.formData.set(input.name, latinDigits(input.value));
+    });
+  });
+
+  function visible(node) {
+    return Boolean(node.offsetWidth || node.offsetHeight || node.getClientRects().length);
+  }
+
+  // A page shown again with errors: the first field marked wrong comes into view (clear of the
+  // sticky Save bar: app.css gives marked fields a scroll margin) and takes the focus, so the
+  // error beside it is read first. A marked field the page keeps hidden (Trix's selects under
+  // the taps) hands over to the group that holds it.
+  function showFirstError() {
+    if (!document.querySelector("[data-testid=error-summary]")) return;
+    var field = all(document, "main [aria-invalid=true]").filter(visible)[0];
+    var group = field ? null : all(document, "main .invalid").filter(visible)[0];
+    if (group) {
+      field = all(group, "input:not([type=hidden]), select, textarea").filter(visible)[0];
+    }
+    var marked = field || group;
+    if (!marked) return;
+    marked.scrollIntoView({ block: "center" });
+    if (field) field.focus({ preventScroll: true });
+  }
+
   // New game: a preset fills in every switch; typed names label the seats.
   function setupNewGame(form) {
     var presets = JSON.parse(form.getAttribute("data-presets") || "{}");
@@ -75,5 +142,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     localTimes(document);
     all(document, "form[data-presets]").forEach(setupNewGame);
+    setupNumberBoxes(document);
+    setTimeout(showFirstError, 0);  // after every page script has set up its form
   });
 })();

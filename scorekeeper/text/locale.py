@@ -263,6 +263,29 @@ def bdi(value: object) -> Markup:
     return Markup("<bdi>%s</bdi>") % escape(value)
 
 
+_TYPED_DIGITS = str.maketrans(
+    {
+        **{0x0660 + d: str(d) for d in range(10)},
+        **{0x06F0 + d: str(d) for d in range(10)},
+        0x066B: ".",  # ARABIC DECIMAL SEPARATOR
+        0x2212: "-",  # MINUS SIGN, as the pages write it
+    }
+)
+
+
+def latin_digits(text: str) -> str:
+    """A number as typed, in the digits Python and the engine read: Arabic-Indic (U+0660–0669)
+    and Eastern Arabic-Indic (U+06F0–06F9, Persian and Urdu keyboards) digits become 0–9, the
+    Arabic decimal separator ٫ a point and a real minus sign a hyphen-minus. Any other
+    character is kept, for the caller to refuse (``int()`` alone would take other scripts'
+    digits too). The phone does the same (static/app.js ``latinDigits``).
+
+    >>> latin_digits("١٣"), latin_digits("۱۲"), latin_digits("−٠٫٧٥"), latin_digits("12")
+    ('13', '12', '-0.75', '12')
+    """
+    return text.translate(_TYPED_DIGITS)
+
+
 def localize_digits(text: str, digits: str | None = None) -> str:
     """``text`` with its digits in the chosen system (dates, times).
 

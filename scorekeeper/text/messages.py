@@ -716,27 +716,45 @@ MESSAGES: dict[str, Template] = {**PROBLEMS, **WORDS}
 # --- rendering ---------------------------------------------------------------------------
 
 
-def render(key: str, params: Mapping[str, Any], translations: Translations) -> str:
-    """The template ``key`` in ``translations``' language, filled with ``params``.
+_WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
+_TEMPLATE_NUMBER = re.compile(r"(?<![\w%])[0-9]+(?![0-9♠♥♦♣])")
+"""A number written in a template ("add up to 13"), not a card (10♦) or a rule (R5)."""
+
+
+def render(
+    key: str, params: Mapping[str, Any], translations: Translations, digits: str | None = None
+) -> str:
+    """The template ``key`` in ``translations``' language, filled with ``params``; with
+    ``digits`` (``latn``, ``arab``), its numbers are written as people read them there
+    (``format_number``: ١٢, a real minus sign).
 
     Raise ``KeyError`` (unknown key, missing param), ``TypeError`` or
     ``ValueError`` (a param of the wrong kind) rather than guess.
     """
     template = MESSAGES[key]
-    values = {name: _value(value, translations) for name, value in params.items()}
+    values = {name: _value(value, translations, digits) for name, value in params.items()}
     if isinstance(template, Plural):
         text = translations.ngettext(template.singular, template.plural, int(params[template.num]))
     else:
         text = translations.gettext(template)
+    if digits is not None:
+        from scorekeeper.text.locale import localize_digits  # as current_translations
+
+        text = _WHOLE_NUMBER_SLOT.sub(r"%(\1)s", text)
+        text = _TEMPLATE_NUMBER.sub(lambda m: localize_digits(m.group(0), digits), text)
     return text % values
 
 
-def _value(value: Any, translations: Translations) -> Any:
+def _value(value: Any, translations: Translations, digits: str | None = None) -> Any:
     if isinstance(value, dict) and "part" in value:
-        return render(value["part"], value.get("params", {}), translations)
+        return render(value["part"], value.get("params", {}), translations, digits)
     if isinstance(value, dict) and "join" in value:
-        items = [str(_value(item, translations)) for item in value["items"]]
+        items = [str(_value(item, translations, digits)) for item in value["items"]]
         return _join(value["join"], items, translations)
+    if digits is not None and isinstance(value, int) and not isinstance(value, bool):
+        from scorekeeper.text.locale import format_number  # as current_translations: no cycle
+
+        return format_number(value, digits)
     return value
 
 
@@ -816,9 +834,13 @@ def translate_problem(
         if english(problem.key, problem.params) != problem.message:
             return problem.message
         params = with_names_isolated(problem.params)
+        digits = None
         if for_people:
+            from scorekeeper.text.locale import current_digits  # as current_translations
+
             params = seats_from_one(problem.key, params)
-        return render(problem.key, params, translations or current_translations())
+            digits = current_digits()
+        return render(problem.key, params, translations or current_translations(), digits)
     except (KeyError, TypeError, ValueError):
         return problem.message
 
