@@ -78,8 +78,15 @@ BIDI_CONTROLS = str.maketrans(
 """Unicode's Bidi_Control characters, dropped from a name before it is isolated: a PDI
 inside the name would close its isolate early (new names cannot hold them; older ones may)."""
 """Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
-_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9٠-٩][0-9٠-٩.,٫٬]*)")
-"""Card codes (K♥, 10♦) and signed numbers, in either digits (−75, +200, −١٢٠)."""
+_LEFT_TO_RIGHT = re.compile(
+    r"(?<![0-9A-Za-z٠-٩♠♥♦♣])"
+    r"(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+](?:[0-9٠-٩][0-9٠-٩.,٫٬]*|[.٫][0-9٠-٩]+))"
+)
+"""Card codes (K♥, 10♦) and signed numbers, in either digits (−75, +200, −١٢٠, +.75).
+
+Not inside a Latin word or number ("AK♥" is no card, the "0♦" of "10♦" neither), but
+right after an Arabic letter: Arabic joins "and" and "to" to the next word ("وA♥",
+"لـK♥"), and such a card, not isolated, would read "♥A"."""
 
 T = TypeVar("T")
 
