@@ -117,6 +117,65 @@
     });
   }
 
+  // A name cut short with an ellipsis (app.css: boxes too narrow for a word) keeps the whole
+  // name in its title and shows it on a tap, above the name, for a few seconds.
+  var CUT_NAMES = ".total-name, .sheet thead th bdi, .four .choice bdi, .card-grid thead th bdi, .count-row label bdi";
+  function markCutNames() {
+    all(document, CUT_NAMES).forEach(function (el) {
+      var cut = el.scrollWidth > el.clientWidth + 1;
+      el.classList.toggle("name-cut", cut);
+      if (cut) {
+        el.title = el.textContent.trim();
+        el.setAttribute("data-cut", "");
+      } else if (el.hasAttribute("data-cut")) {
+        el.removeAttribute("title");
+        el.removeAttribute("data-cut");
+      }
+    });
+  }
+  var tip = null, tipTimer = null;
+  function showName(el) {
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "name-tip";
+      tip.setAttribute("role", "status");
+      tip.setAttribute("data-testid", "name-tip");
+      document.body.appendChild(tip);
+    }
+    tip.textContent = el.title || el.textContent.trim();
+    tip.dir = "auto";
+    tip.hidden = false;
+    var box = el.getBoundingClientRect();
+    var width = tip.offsetWidth;
+    var left = Math.max(8, Math.min(window.innerWidth - width - 8, box.left + box.width / 2 - width / 2));
+    tip.style.left = left + "px";
+    tip.style.top = Math.max(8, box.top - tip.offsetHeight - 6) + "px";
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(function () { tip.hidden = true; }, 3000);
+  }
+  document.addEventListener("click", function (event) {
+    var cut = event.target.closest && event.target.closest(".name-cut");
+    if (!cut) {
+      var inside = event.target.closest && event.target.closest("button, .choice");
+      cut = inside && inside.querySelector(".name-cut");
+    }
+    if (cut) showName(cut);
+  });
+  function watchCutNames() {
+    markCutNames();
+    var pending = false;
+    function later() {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; markCutNames(); });
+    }
+    window.addEventListener("resize", later);
+    var main = document.querySelector("main");
+    if (main && window.MutationObserver) {
+      new MutationObserver(later).observe(main, { childList: true, subtree: true, characterData: true });
+    }
+  }
+
   // Times are sent in UTC (readable without JavaScript); shown here in the phone's own
   // time zone, in the page's language and digits.
   function localTimes(root) {
@@ -144,5 +203,6 @@
     all(document, "form[data-presets]").forEach(setupNewGame);
     setupNumberBoxes(document);
     setTimeout(showFirstError, 0);  // after every page script has set up its form
+    watchCutNames();
   });
 })();
