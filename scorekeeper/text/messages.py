@@ -131,11 +131,11 @@ WORDS: dict[str, Template] = {
     "claim.fails_below": N_(
         "The claim fails: the others can keep %(player)s below %(claimed)s; see the line."
     ),
-    "claim.why.no_tricks": N_("he takes no more tricks whatever the others do"),
-    "claim.why.no_king": N_("he does not take the K♥ whatever the others do"),
-    "claim.why.first_out": N_("he goes out first whatever the others do"),
+    "claim.why.no_tricks": N_("the claimant takes no more tricks whatever the others do"),
+    "claim.why.no_king": N_("the claimant does not take the K♥ whatever the others do"),
+    "claim.why.first_out": N_("the claimant goes out first whatever the others do"),
     "claim.why.whatever": N_("whatever the others do"),
-    "claim.why.best": N_("best play gives him %(score)s"),
+    "claim.why.best": N_("best play gives the claimant %(score)s"),
 }
 
 _CARDS_AND_CONTRACTS: dict[str, Template] = {
@@ -398,14 +398,12 @@ _GAMES: dict[str, Template] = {
     "hand_card_twice": N_("A hand cannot hold the same card twice (%(listed)s)."),
     "hand_size.hand": N_("A hand has 13 cards; this one has %(count)d."),
     "contract_already_played": Plural.ngettext(
-        "%(player)s has already played %(played)s in his kingdom; "
-        "his remaining contract is %(left)s.",
-        "%(player)s has already played %(played)s in his kingdom; "
-        "his remaining contracts are %(left)s.",
+        "The kingdom of %(player)s has already had %(played)s; the contract left is %(left)s.",
+        "The kingdom of %(player)s has already had %(played)s; the contracts left are %(left)s.",
     ),
     "seven_of_hearts_needed": N_(
         "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new kingdom, "
-        "or the next player on his right who has not been king yet."
+        "or the nearest player to the right who has not been king yet."
     ),
     "not_the_king": N_("%(king_name)s is king of this kingdom and deals it, not %(given_name)s."),
     "not_the_king.extra": N_(
@@ -512,7 +510,7 @@ _REQUESTS: dict[str, Template] = {
 
 _CLAIMS: dict[str, Template] = {
     # rules/claims (check.py, position.py): the claim check, check/claim (R1, R3, R7, R10)
-    "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” he claims."),
+    "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” claimed."),
     "bad_min_score": N_("“min_score” must be a whole number of points, not %(value)s."),
     "bad_time_limit": N_(
         "“time_limit” must be a number of seconds above 0 and at most 60, not %(value)s."
@@ -556,8 +554,8 @@ _CLAIMS: dict[str, Template] = {
         "holds the same number as the leader (%(leader)s holds %(want)d).",
     ),
     "must_follow_suit.claim": N_(
-        "%(player)s could not have played %(card)s to the current trick: he still holds the "
-        "suit led, so he had to follow suit."
+        "%(player)s could not have played %(card)s to the current trick: that hand still "
+        "holds the suit led, which had to be followed."
     ),
     "heart_lead_forbidden.claim": N_(
         "%(player)s could not have played %(card)s to the current trick: a heart may be led "
@@ -569,8 +567,8 @@ _CLAIMS: dict[str, Template] = {
         '"hearts_broken": true if a heart was discarded on another suit earlier).'
     ),
     "must_discard_penalty.claim": N_(
-        "%(player)s could not have played %(card)s to the current trick: unable to follow "
-        "suit, he had to discard a penalty card, and still holds one."
+        "%(player)s could not have played %(card)s to the current trick: with no card of the "
+        "suit led, a penalty card had to be discarded, and that hand still holds one."
     ),
     # Translators: %(cards)s lists the missing cards, at most five.
     "cards_missing": Plural.ngettext(
@@ -588,7 +586,7 @@ _CLAIMS: dict[str, Template] = {
         "%(player)s is listed as out but still holds %(count)d card.",
         "%(player)s is listed as out but still holds %(count)d cards.",
     ),
-    "out_mismatch.empty": N_("%(player)s holds no card, so he is out: list him in “out”."),
+    "out_mismatch.empty": N_("%(player)s holds no card and so is out: list that seat in “out”."),
     "turn_of_player_out": N_("It cannot be %(player)s's turn: that player is already out."),
 }
 
