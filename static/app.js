@@ -119,7 +119,8 @@
 
   // A name cut short with an ellipsis (app.css: boxes too narrow for a word) keeps the whole
   // name in its title and shows it on a tap, above the name, for a few seconds.
-  var CUT_NAMES = ".total-name, .sheet thead th bdi, .four .choice bdi, .card-grid thead th bdi, .count-row label bdi";
+  var CUT_NAMES = ".total-name, .sheet thead th bdi, .four .choice bdi, .card-grid thead th bdi, " +
+    ".count-row label bdi, .played tbody th bdi";
   function markCutNames() {
     all(document, CUT_NAMES).forEach(function (el) {
       var cut = el.scrollWidth > el.clientWidth + 1;
@@ -176,6 +177,45 @@
     }
   }
 
+  // Installing: where the browser offers it (beforeinstallprompt: Chromium), a button does it
+  // and the menu instructions step aside; once installed, both go.
+  var installPrompt = null;
+  function installButton() { return document.querySelector("[data-install]"); }
+  window.addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault();  // our button instead of the browser's own banner
+    installPrompt = event;
+    var button = installButton();
+    var how = document.querySelector("[data-install-how]");
+    if (button) button.hidden = false;
+    if (how) how.hidden = true;
+  });
+  window.addEventListener("appinstalled", function () {
+    installPrompt = null;
+    var box = document.querySelector("[data-testid=install]");
+    if (box) box.hidden = true;
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-install]");
+    if (!button || !installPrompt) return;
+    installPrompt.prompt();
+    installPrompt.userChoice.then(function (choice) {
+      if (choice && choice.outcome === "accepted") button.hidden = true;
+    }, function () {});
+    installPrompt = null;
+  });
+
+  // Help: its parts open on a tap (<details>); a link to one (#r3, #offline), from the table
+  // of contents or another page, opens the part that holds it.
+  function openLinkedPart() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var part = target && target.closest("details");
+    if (!part) return;
+    part.open = true;
+    target.scrollIntoView({ block: "start" });
+  }
+  window.addEventListener("hashchange", openLinkedPart);
+
   // Times are sent in UTC (readable without JavaScript); shown here in the phone's own
   // time zone, in the page's language and digits.
   function localTimes(root) {
@@ -204,5 +244,6 @@
     setupNumberBoxes(document);
     setTimeout(showFirstError, 0);  // after every page script has set up its form
     watchCutNames();
+    openLinkedPart();
   });
 })();
