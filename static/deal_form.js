@@ -11,24 +11,27 @@
     return Array.prototype.slice.call(root.querySelectorAll(selector));
   }
 
-  // A number in the page's digits: "12" or "١٢".
+  // A number in the page's digits: "12" or "١٢" (app.js: scorekeeperNumbers).
   function digits(n) {
-    var text = String(n);
-    if (document.documentElement.getAttribute("data-digits") !== "arab") return text;
-    return text.replace(/[0-9]/g, function (d) { return ARABIC_INDIC[Number(d)]; });
+    var numbers = window.scorekeeperNumbers;
+    return numbers ? numbers.shown(String(n)) : String(n);
   }
 
+  // A count box's number, typed in Latin, Arabic-Indic or Eastern Arabic-Indic digits.
   function value(input) {
-    var n = parseInt(input.value, 10);
+    var numbers = window.scorekeeperNumbers;
+    var n = numbers ? numbers.read(input.value) : parseInt(input.value, 10);
     return isNaN(n) ? 0 : n;  // a blank box counts as 0
   }
+  function isZero(input) { return input.value !== "" && value(input) === 0 && input.value.trim().length === 1; }
 
-  // Save waits until every count adds up to 13, and says why it waits.
+  // Save waits until every count adds up to 13 and all four players of Trix are placed,
+  // and says why it waits.
   function gate(form) {
     var save = form.querySelector("[data-testid=save-deal]");
     var reason = form.querySelector("[data-save-reason]");
     if (!save || !reason) return;
-    var wrong = all(form, "[data-counts]").filter(function (box) {
+    var wrong = all(form, "[data-counts], [data-trix]").filter(function (box) {
       return box.countSum !== box.countTotal;
     })[0];
     save.disabled = Boolean(wrong);
@@ -43,7 +46,7 @@
   // next box as soon as a count cannot grow another digit.
   function setupCounts(box, form) {
     var total = Number(box.getAttribute("data-counts")) || 13;
-    var inputs = all(box, "input[type=number]");
+    var inputs = all(box, "input[data-number]");
     var sum = box.querySelector(".sum");
     box.countTotal = total;
     inputs.forEach(function (input) {
@@ -57,7 +60,7 @@
       var open = untyped();
       if (open.length === 1) {
         var rest = inputs.reduce(function (acc, i) { return i === open[0] ? acc : acc + value(i); }, 0);
-        open[0].value = rest <= total ? String(total - rest) : "";
+        open[0].value = rest <= total ? digits(total - rest) : "";
       }
       var n = inputs.reduce(function (acc, i) { return acc + value(i); }, 0);
       box.countSum = n;
@@ -69,7 +72,7 @@
     function complete(input) {
       var n = value(input);
       var others = inputs.reduce(function (acc, i) { return i === input ? acc : acc + value(i); }, 0);
-      return input.value.length >= 2 || input.value === "0" || n * 10 > total - others;
+      return input.value.trim().length >= 2 || isZero(input) || n * 10 > total - others;
     }
     function advance(input) {
       var open = untyped();
@@ -82,7 +85,7 @@
       button.addEventListener("click", function () {
         var input = button.parentNode.querySelector("input");
         var next = value(input) + Number(button.getAttribute("data-step"));
-        input.value = String(Math.max(0, Math.min(total, next)));
+        input.value = digits(Math.max(0, Math.min(total, next)));
         update(input);
       });
     });
@@ -91,7 +94,7 @@
       button.addEventListener("click", function () {
         var mine = button.parentNode.querySelector("input");
         inputs.forEach(function (i) {
-          i.value = i === mine ? String(total) : "0";
+          i.value = digits(i === mine ? total : 0);
           i.setAttribute("data-typed", "1");
         });
         update(null);
@@ -108,13 +111,20 @@
   }
 
   // Trix: tap the players in the order they went out; the four selects follow (hidden
-  // while the taps are there, unless they carry an error to fix).
-  function setupTrix(box) {
+  // while the taps are there, unless one of them carries an error to fix, so that what
+  // the summary asks to fix is always in sight). Save waits for all four.
+  function setupTrix(box, form) {
     var selects = all(box, "select");
     var buttons = all(box, "button[data-seat]");
     box.querySelector(".trix-tap").hidden = false;
-    if (!box.classList.contains("invalid")) box.querySelector(".trix-selects").hidden = true;
+    var marked = box.classList.contains("invalid") || box.querySelector(".trix-selects .errors, .trix-selects [aria-invalid=true]");
+    if (!marked) box.querySelector(".trix-selects").hidden = true;
+    box.countTotal = selects.length;
     function refresh() {
+      var placed = selects.map(function (s) { return s.value; })
+        .filter(function (v, i, values) { return v !== "" && values.indexOf(v) === i; });
+      box.countSum = placed.length;
+      gate(form);
       buttons.forEach(function (button) {
         var seat = button.getAttribute("data-seat");
         var place = selects.findIndex(function (s) { return s.value === seat; });
@@ -186,7 +196,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     all(document, "form.deal-form").forEach(function (form) {
       all(form, "[data-counts]").forEach(function (box) { setupCounts(box, form); });
-      all(form, "[data-trix]").forEach(setupTrix);
+      all(form, "[data-trix]").forEach(function (box) { setupTrix(box, form); });
       all(form, ".card-row").forEach(setupToggles);
     });
   });

@@ -54,11 +54,11 @@ def check_available(
         return
     name = names[king]
     left = join_words([c.label for c in remaining])
-    plural = "contract is" if len(remaining) == 1 else "contracts are"
+    plural = "contract left is" if len(remaining) == 1 else "contracts left are"
     raise StateError.one(
         "contract_already_played",
-        f"{name} has already played {join_words([c.label for c in played])} in his "
-        f"kingdom; his remaining {plural} {left}.",
+        f"The kingdom of {name} has already had {join_words([c.label for c in played])}; "
+        f"the {plural} {left}.",
         rule="R2",
         field=field,
         king=king,

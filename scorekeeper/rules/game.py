@@ -444,7 +444,7 @@ class Game:
         return StateError.one(
             "seven_of_hearts_needed",
             "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new "
-            "kingdom, or the next player on his right who has not been king yet.",
+            "kingdom, or the nearest player to the right who has not been king yet.",
             rule="R2",
             field="king",
             kingdom=len(self.kingdoms),

@@ -385,7 +385,7 @@ def _ruling(
         return f"{offence}; the deal is not finished yet."
     if rules.trix_revoke is TrixRevoke.LAST:
         last = _listing(ruled.trix_order, who)
-        return f"{offence}, so by the house rule he finishes last: {last}."
+        return f"{offence}, so by the house rule that player finishes last: {last}."
     return f"{offence}; the finishing order stands ({_listing(order, who)}) and the table decides."
 
 
@@ -397,7 +397,10 @@ def _violation(turn: int, seat: int, legal: int, who: Names) -> TrixViolation:
     cards = tuple(cards_of(legal))
     named = join_words([c.pretty for c in cards])
     which = ("which", "either of which")[len(cards) - 1] if len(cards) < 3 else "any of which"
-    message = f"{_cap(who[seat])} passed on turn {turn + 1} holding {named}, {which} he could play."
+    message = (
+        f"{_cap(who[seat])} passed on turn {turn + 1} holding {named}, "
+        f"{which} could have been played."
+    )
     return TrixViolation("R7", turn + 1, seat, None, "trix_pass_with_legal_play", message, cards)
 
 

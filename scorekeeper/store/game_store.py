@@ -338,6 +338,11 @@ def refuse_repeat(session: Session, loaded: LoadedGame, once: Once) -> None:
     raise AlreadyWritten(loaded, str(action), after)
 
 
+def lock_game(session: Session, game_id: str) -> int:
+    """The game's version, its row locked for this transaction (see :func:`_lock`)."""
+    return _lock(session, game_id)
+
+
 def _lock(session: Session, game_id: str) -> int:
     """The game's version, its row locked for this transaction; :class:`GameNotFound`.
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
@@ -85,6 +86,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     """Cache of the replay's ``finished``, recomputed on every write."""
     summary: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Cache for the home page (deals played, totals, leaders), recomputed on every write."""
+    rematch_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), nullable=True)
+    """The rematch started from this finished game, made once (``store.rematches``)."""
+    rematch_seal: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The rematch's edit token, sealed by the web layer: a second phone that may edit this
+    game gets the rematch's edit rights too."""
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"

@@ -39,7 +39,7 @@ def ngettext(singular: str, plural: str, num: int, /, **values: Any) -> str:
 
 TRIX_PASS = "trix_pass_with_legal_play"
 RULE_NAMES = {
-    MUST_FOLLOW: lazy_gettext("R10: a player must follow suit if he can"),
+    MUST_FOLLOW: lazy_gettext("R10: whoever can follow suit must"),
     NO_HEART_LEAD: lazy_gettext("R3: no heart lead while holding another suit"),
     BROKEN_HEARTS: lazy_gettext("R3: no heart lead before hearts are broken"),
     MUST_DISCARD: lazy_gettext("R9.4: unable to follow suit, discard a penalty card"),
@@ -130,8 +130,9 @@ def trix_pass_sentence(player: str, turn: int, could: int) -> str:
     count = could.bit_count()
     cards = pretty_cards(could) if could else "?"
     return ngettext(
-        "%(player)s passed on turn %(turn)d holding %(cards)s, which he could play.",
-        "%(player)s passed on turn %(turn)d holding %(cards)s, any of which he could play.",
+        "%(player)s passed on turn %(turn)d holding %(cards)s, which could have been played.",
+        "%(player)s passed on turn %(turn)d holding %(cards)s, any of which could have been "
+        "played.",
         count,
         player=isolate_name(player),
         turn=turn,
@@ -162,7 +163,7 @@ def trix_ruling(
     if rules.trix_revoke is TrixRevoke.LAST:
         return gettext(
             "%(player)s passed on turn %(turn)d holding a playable card (R7), so by the house "
-            "rule he finishes last: %(order)s.",
+            "rule that player finishes last: %(order)s.",
             order=listing,
             **values,
         )

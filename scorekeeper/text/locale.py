@@ -78,8 +78,15 @@ BIDI_CONTROLS = str.maketrans(
 """Unicode's Bidi_Control characters, dropped from a name before it is isolated: a PDI
 inside the name would close its isolate early (new names cannot hold them; older ones may)."""
 """Unicode's LEFT-TO-RIGHT ISOLATE, FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
-_LEFT_TO_RIGHT = re.compile(r"(?<![\w♠♥♦♣])(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+][0-9٠-٩][0-9٠-٩.,٫٬]*)")
-"""Card codes (K♥, 10♦) and signed numbers, in either digits (−75, +200, −١٢٠)."""
+_LEFT_TO_RIGHT = re.compile(
+    r"(?<![0-9A-Za-z٠-٩♠♥♦♣])"
+    r"(?:(?:10|[2-9TJQKA])[♠♥♦♣]|[−+](?:[0-9٠-٩][0-9٠-٩.,٫٬]*|[.٫][0-9٠-٩]+))"
+)
+"""Card codes (K♥, 10♦) and signed numbers, in either digits (−75, +200, −١٢٠, +.75).
+
+Not inside a Latin word or number ("AK♥" is no card, the "0♦" of "10♦" neither), but
+right after an Arabic letter: Arabic joins "and" and "to" to the next word ("وA♥",
+"لـK♥"), and such a card, not isolated, would read "♥A"."""
 
 T = TypeVar("T")
 
@@ -261,6 +268,29 @@ def bdi(value: object) -> Markup:
     Markup('<bdi>&lt;Sami&gt;</bdi>')
     """
     return Markup("<bdi>%s</bdi>") % escape(value)
+
+
+_TYPED_DIGITS = str.maketrans(
+    {
+        **{0x0660 + d: str(d) for d in range(10)},
+        **{0x06F0 + d: str(d) for d in range(10)},
+        0x066B: ".",  # ARABIC DECIMAL SEPARATOR
+        0x2212: "-",  # MINUS SIGN, as the pages write it
+    }
+)
+
+
+def latin_digits(text: str) -> str:
+    """A number as typed, in the digits Python and the engine read: Arabic-Indic (U+0660–0669)
+    and Eastern Arabic-Indic (U+06F0–06F9, Persian and Urdu keyboards) digits become 0–9, the
+    Arabic decimal separator ٫ a point and a real minus sign a hyphen-minus. Any other
+    character is kept, for the caller to refuse (``int()`` alone would take other scripts'
+    digits too). The phone does the same (static/app.js ``latinDigits``).
+
+    >>> latin_digits("١٣"), latin_digits("۱۲"), latin_digits("−٠٫٧٥"), latin_digits("12")
+    ('13', '12', '-0.75', '12')
+    """
+    return text.translate(_TYPED_DIGITS)
 
 
 def localize_digits(text: str, digits: str | None = None) -> str:

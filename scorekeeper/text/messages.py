@@ -131,11 +131,11 @@ WORDS: dict[str, Template] = {
     "claim.fails_below": N_(
         "The claim fails: the others can keep %(player)s below %(claimed)s; see the line."
     ),
-    "claim.why.no_tricks": N_("he takes no more tricks whatever the others do"),
-    "claim.why.no_king": N_("he does not take the K♥ whatever the others do"),
-    "claim.why.first_out": N_("he goes out first whatever the others do"),
+    "claim.why.no_tricks": N_("the claimant takes no more tricks whatever the others do"),
+    "claim.why.no_king": N_("the claimant does not take the K♥ whatever the others do"),
+    "claim.why.first_out": N_("the claimant goes out first whatever the others do"),
     "claim.why.whatever": N_("whatever the others do"),
-    "claim.why.best": N_("best play gives him %(score)s"),
+    "claim.why.best": N_("best play gives the claimant %(score)s"),
 }
 
 _CARDS_AND_CONTRACTS: dict[str, Template] = {
@@ -398,14 +398,12 @@ _GAMES: dict[str, Template] = {
     "hand_card_twice": N_("A hand cannot hold the same card twice (%(listed)s)."),
     "hand_size.hand": N_("A hand has 13 cards; this one has %(count)d."),
     "contract_already_played": Plural.ngettext(
-        "%(player)s has already played %(played)s in his kingdom; "
-        "his remaining contract is %(left)s.",
-        "%(player)s has already played %(played)s in his kingdom; "
-        "his remaining contracts are %(left)s.",
+        "The kingdom of %(player)s has already had %(played)s; the contract left is %(left)s.",
+        "The kingdom of %(player)s has already had %(played)s; the contracts left are %(left)s.",
     ),
     "seven_of_hearts_needed": N_(
         "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new kingdom, "
-        "or the next player on his right who has not been king yet."
+        "or the nearest player to the right who has not been king yet."
     ),
     "not_the_king": N_("%(king_name)s is king of this kingdom and deals it, not %(given_name)s."),
     "not_the_king.extra": N_(
@@ -512,7 +510,7 @@ _REQUESTS: dict[str, Template] = {
 
 _CLAIMS: dict[str, Template] = {
     # rules/claims (check.py, position.py): the claim check, check/claim (R1, R3, R7, R10)
-    "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” he claims."),
+    "claim_shape": N_("“claim” must give the claimant's “seat” and the “min_score” claimed."),
     "bad_min_score": N_("“min_score” must be a whole number of points, not %(value)s."),
     "bad_time_limit": N_(
         "“time_limit” must be a number of seconds above 0 and at most 60, not %(value)s."
@@ -556,8 +554,8 @@ _CLAIMS: dict[str, Template] = {
         "holds the same number as the leader (%(leader)s holds %(want)d).",
     ),
     "must_follow_suit.claim": N_(
-        "%(player)s could not have played %(card)s to the current trick: he still holds the "
-        "suit led, so he had to follow suit."
+        "%(player)s could not have played %(card)s to the current trick: that hand still "
+        "holds the suit led, which had to be followed."
     ),
     "heart_lead_forbidden.claim": N_(
         "%(player)s could not have played %(card)s to the current trick: a heart may be led "
@@ -569,8 +567,8 @@ _CLAIMS: dict[str, Template] = {
         '"hearts_broken": true if a heart was discarded on another suit earlier).'
     ),
     "must_discard_penalty.claim": N_(
-        "%(player)s could not have played %(card)s to the current trick: unable to follow "
-        "suit, he had to discard a penalty card, and still holds one."
+        "%(player)s could not have played %(card)s to the current trick: with no card of the "
+        "suit led, a penalty card had to be discarded, and that hand still holds one."
     ),
     # Translators: %(cards)s lists the missing cards, at most five.
     "cards_missing": Plural.ngettext(
@@ -588,7 +586,7 @@ _CLAIMS: dict[str, Template] = {
         "%(player)s is listed as out but still holds %(count)d card.",
         "%(player)s is listed as out but still holds %(count)d cards.",
     ),
-    "out_mismatch.empty": N_("%(player)s holds no card, so he is out: list him in “out”."),
+    "out_mismatch.empty": N_("%(player)s holds no card and so is out: list that seat in “out”."),
     "turn_of_player_out": N_("It cannot be %(player)s's turn: that player is already out."),
 }
 
@@ -717,27 +715,45 @@ MESSAGES: dict[str, Template] = {**PROBLEMS, **WORDS}
 # --- rendering ---------------------------------------------------------------------------
 
 
-def render(key: str, params: Mapping[str, Any], translations: Translations) -> str:
-    """The template ``key`` in ``translations``' language, filled with ``params``.
+_WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
+_TEMPLATE_NUMBER = re.compile(r"(?<![\w%])[0-9]+(?![0-9♠♥♦♣])")
+"""A number written in a template ("add up to 13"), not a card (10♦) or a rule (R5)."""
+
+
+def render(
+    key: str, params: Mapping[str, Any], translations: Translations, digits: str | None = None
+) -> str:
+    """The template ``key`` in ``translations``' language, filled with ``params``; with
+    ``digits`` (``latn``, ``arab``), its numbers are written as people read them there
+    (``format_number``: ١٢, a real minus sign).
 
     Raise ``KeyError`` (unknown key, missing param), ``TypeError`` or
     ``ValueError`` (a param of the wrong kind) rather than guess.
     """
     template = MESSAGES[key]
-    values = {name: _value(value, translations) for name, value in params.items()}
+    values = {name: _value(value, translations, digits) for name, value in params.items()}
     if isinstance(template, Plural):
         text = translations.ngettext(template.singular, template.plural, int(params[template.num]))
     else:
         text = translations.gettext(template)
+    if digits is not None:
+        from scorekeeper.text.locale import localize_digits  # as current_translations
+
+        text = _WHOLE_NUMBER_SLOT.sub(r"%(\1)s", text)
+        text = _TEMPLATE_NUMBER.sub(lambda m: localize_digits(m.group(0), digits), text)
     return text % values
 
 
-def _value(value: Any, translations: Translations) -> Any:
+def _value(value: Any, translations: Translations, digits: str | None = None) -> Any:
     if isinstance(value, dict) and "part" in value:
-        return render(value["part"], value.get("params", {}), translations)
+        return render(value["part"], value.get("params", {}), translations, digits)
     if isinstance(value, dict) and "join" in value:
-        items = [str(_value(item, translations)) for item in value["items"]]
+        items = [str(_value(item, translations, digits)) for item in value["items"]]
         return _join(value["join"], items, translations)
+    if digits is not None and isinstance(value, int) and not isinstance(value, bool):
+        from scorekeeper.text.locale import format_number  # as current_translations: no cycle
+
+        return format_number(value, digits)
     return value
 
 
@@ -817,9 +833,13 @@ def translate_problem(
         if english(problem.key, problem.params) != problem.message:
             return problem.message
         params = with_names_isolated(problem.params)
+        digits = None
         if for_people:
+            from scorekeeper.text.locale import current_digits  # as current_translations
+
             params = seats_from_one(problem.key, params)
-        return render(problem.key, params, translations or current_translations())
+            digits = current_digits()
+        return render(problem.key, params, translations or current_translations(), digits)
     except (KeyError, TypeError, ValueError):
         return problem.message
 

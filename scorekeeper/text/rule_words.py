@@ -33,7 +33,7 @@ SENTENCES: dict[tuple[str, object], str] = {
     ("trix_first", "right_of_king"): N_("The player on the king's right plays first in Trix (R7)."),
     ("penalty_discard", True): N_(
         "Penalty discard: a player who cannot follow suit must discard the K♥, "
-        "a diamond or a queen if he holds one (R9.4)."
+        "a diamond or a queen if that hand holds one (R9.4)."
     ),
     ("partnership", True): N_("Partnership: seats 1+3 against 2+4 (R9.5)."),
     ("combination", "all_four"): N_("Trex Complex: all four trick contracts in one deal (R9.6)."),
@@ -42,8 +42,8 @@ SENTENCES: dict[tuple[str, object], str] = {
         "Inverted signs: every score is negated and the lowest total wins (R9.8)."
     ),
     ("kingdom_order", "seven_of_hearts"): N_(
-        "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the next player "
-        "on his right who has not been king (R2)."
+        "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the nearest player "
+        "to the right who has not been king (R2)."
     ),
     ("kingdoms", 1): N_("Short game: one kingdom of five deals (R2, R9.9)."),
     ("revoke", "whole"): N_(

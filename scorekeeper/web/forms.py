@@ -13,6 +13,7 @@ at import time); the engine's problems are said in the request's language by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -26,7 +27,7 @@ from wtforms.widgets import HiddenInput
 
 from scorekeeper.rules.errors import Problem
 from scorekeeper.store.input import NOTE_MAX
-from scorekeeper.text.locale import current_locale
+from scorekeeper.text.locale import current_locale, latin_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problem
@@ -72,21 +73,28 @@ class ChoiceField(StringField):
         self.choices: list[tuple[str, str]] = list(choices)
 
 
+WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
+"""A whole number in Latin digits (after ``latin_digits``); a sign is for the range to refuse."""
+
+
 class CountField(IntegerField):
-    """A count 0–13 in a number input; blank means 0 (and stays blank when shown again)."""
+    """A count 0–13 in a numeric text box; blank means 0 (and stays blank when shown again).
+
+    Latin, Arabic-Indic and Eastern Arabic-Indic digits read alike (``latin_digits``); any
+    other character, other scripts' digits included, is the field's error.
+    """
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = None
         if not text:
-            self.data = None
             return
-        try:
-            self.data = int(text)
-        except ValueError:
-            self.data = None
+        latin = latin_digits(text)
+        if not WHOLE_NUMBER.fullmatch(latin):
             raise ValueError(
                 _("“%(text)s” is not a number; enter a whole number from 0 to 13.", text=text)
-            ) from None
+            )
+        self.data = int(latin)
 
 
 VERSION_MAX = 2**31 - 1

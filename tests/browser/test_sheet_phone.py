@@ -1,5 +1,6 @@
 """The score sheet on a phone (390 px), in English and Arabic: no player or contract name
-is cut off (every cell's text fits its cell: scrollWidth ≤ clientWidth), Trix is never a
+is cut off unseen (every cell's text fits its cell, scrollWidth ≤ clientWidth, or is a name
+cut with an ellipsis whose whole text is its title and shows on a tap), Trix is never a
 bare "J" (read as the Arabic letter ل), and the "contracts played" grid shows kings by
 contracts with the deal that played each."""
 
@@ -25,6 +26,10 @@ LONG_NAMES = ["Abdulrahman", "عبد الرحمن الخطيب", "Marie-Christin
 CELLS = ".sheet th, .sheet td, .played th, .played td, .total-name, .totals .total-score"
 OVERFLOWING = """sel => Array.from(document.querySelectorAll(sel))
   .filter(e => e.scrollWidth > e.clientWidth + 0.5 && e.getClientRects().length)
+  .filter(e => {
+    const cut = e.matches('.name-cut') ? e : e.querySelector('.name-cut');
+    return !(cut && cut.title === e.textContent.trim());
+  })
   .map(e => e.className + ': ' + e.textContent.trim().slice(0, 40))"""
 
 

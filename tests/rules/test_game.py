@@ -179,7 +179,7 @@ def test_r2_king_cannot_repeat_a_contract() -> None:
         "contracts",
     )
     assert problem.message == (
-        "Sami has already played Queens in his kingdom; his remaining contracts are "
+        "The kingdom of Sami has already had Queens; the contracts left are "
         "King of Hearts, Diamonds and Trix."
     )
     data = {k: problem.params[k] for k in ("king", "contracts", "remaining")}
@@ -192,8 +192,7 @@ def test_r2_repeat_with_one_contract_left() -> None:
     game = replay(KINGDOM_1[:4])
     err = error_of(game.verify, king(2))
     assert err.problems[0].message == (
-        "Rana has already played King of Hearts in his kingdom; his remaining contract is "
-        "Collections."
+        "The kingdom of Rana has already had King of Hearts; the contract left is Collections."
     )
 
 
@@ -277,7 +276,7 @@ def test_r9_9_seven_of_hearts_asks_who_holds_it() -> None:
     assert (err.problems[0].code, err.problems[0].field) == ("seven_of_hearts_needed", "king")
     assert err.problems[0].message == (
         "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new kingdom, "
-        "or the next player on his right who has not been king yet."
+        "or the nearest player to the right who has not been king yet."
     )
 
 
@@ -449,7 +448,7 @@ def test_r9_6_combination_with_a_played_contract() -> None:
     err = error_of(game.record, entry)
     assert isinstance(err, StateError)
     assert err.problems[0].message == (
-        "Rana has already played King of Hearts in his kingdom; his remaining contracts are "
+        "The kingdom of Rana has already had King of Hearts; the contracts left are "
         "Queens, Diamonds, Collections and Trix."
     )
 

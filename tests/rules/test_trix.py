@@ -226,7 +226,9 @@ def test_r7_pass_while_holding_a_legal_play_is_a_violation() -> None:
         "seat": 0,
         "card": None,
         "code": "trix_pass_with_legal_play",
-        "message": "Rana passed on turn 1 holding J♠ and J♣, either of which he could play.",
+        "message": (
+            "Rana passed on turn 1 holding J♠ and J♣, either of which could have been played."
+        ),
     }
     assert not done.legal
 
@@ -238,7 +240,10 @@ def test_r7_violation_message_with_one_card_and_unknown_names() -> None:
         plays += [SUIT_HANDS[2][rnd - 1] if rnd else None, SUIT_HANDS[3][rnd]]
     done = replay_trix(RuleSet(), 0, plays, SUIT_HANDS)
     assert done.order == (0, 1, 3, 2)
-    assert done.violations[0].message == "Seat 2 passed on turn 3 holding J♦, which he could play."
+    assert (
+        done.violations[0].message
+        == "Seat 2 passed on turn 3 holding J♦, which could have been played."
+    )
 
 
 def test_r10_trix_revoke_flag_keeps_the_order() -> None:
@@ -257,7 +262,7 @@ def test_r10_trix_revoke_last_moves_the_offender_last() -> None:
     assert done.ruled == Captures(trix_order=(1, 2, 3, 0))
     assert done.ruling == (
         "Rana passed on turn 1 holding a playable card (R7), so by the house "
-        "rule he finishes last: Sami, Omar, Lina and Rana."
+        "rule that player finishes last: Sami, Omar, Lina and Rana."
     )
 
 

@@ -11,10 +11,12 @@ from flask import Flask, session
 from flask.testing import FlaskClient
 from flask_wtf.csrf import generate_csrf
 
+from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import IllegalError, Problem
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import check_contracts
+from scorekeeper.rules.validation import validate_captures
 from scorekeeper.text import locale as i18n
 from scorekeeper.text.messages import ENGLISH, translate_error, translate_problem
 from scorekeeper.web import language
@@ -211,3 +213,34 @@ def test_contract_labels_go_through_the_catalogue(app: Flask) -> None:
 
     for contract in Contract:
         assert MESSAGES[f"contract.{contract.value}"] == CONTRACT_LABELS[contract]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("٠١٢٣٤٥٦٧٨٩", "0123456789"),  # Arabic-Indic
+        ("۰۱۲۳۴۵۶۷۸۹", "0123456789"),  # Eastern Arabic-Indic (Persian, Urdu keyboards)
+        ("−٧٥", "-75"),  # the pages' minus sign
+        ("٠٫٧٥", "0.75"),  # the Arabic decimal separator
+        ("12", "12"),
+        ("१२", "१२"),  # other scripts' digits are left for the caller to refuse
+    ],
+)
+def test_typed_digits_are_read_as_latin_ones(typed: str, read: str) -> None:
+    assert i18n.latin_digits(typed) == read
+
+
+def test_r5_an_engines_problem_is_said_in_the_pages_digits(app: Flask) -> None:
+    """Under the Arabic-Indic setting, the sentence's numbers, its own ("13") and the
+    engine's, are Arabic-Indic; its card codes and rule numbers stay as they are written."""
+    caps = Captures(diamonds=(5, 4, 3, 2))
+    with pytest.raises(IllegalError) as refused:
+        validate_captures(RuleSet(), [Contract.DIAMONDS], caps, ["Rana", "Sami", "Omar", "Lina"])
+    problem = refused.value.problems[0]
+    with app.test_request_context("/?digits=arab"):
+        said = translate_problem(problem)
+    with app.test_request_context("/"):
+        latin = translate_problem(problem)
+    assert said.startswith("Diamonds must add up to ١٣; these add up to ١٤ ("), said
+    assert "٥" in said and "5" not in said.replace("\u2068", "")
+    assert latin.replace("\u2068", "").replace("\u2069", "") == problem.message

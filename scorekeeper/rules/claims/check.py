@@ -232,9 +232,9 @@ def claim_verdict(
 
 
 _REASONS = {
-    "claim.why.no_tricks": "he takes no more tricks whatever the others do",
-    "claim.why.no_king": "he does not take the K♥ whatever the others do",
-    "claim.why.first_out": "he goes out first whatever the others do",
+    "claim.why.no_tricks": "the claimant takes no more tricks whatever the others do",
+    "claim.why.no_king": "the claimant does not take the K♥ whatever the others do",
+    "claim.why.first_out": "the claimant goes out first whatever the others do",
     "claim.why.whatever": "whatever the others do",
 }
 
@@ -252,7 +252,7 @@ def _reason(
     elif contracts == (Contract.TRIX,) and min_score == rules.sign * rules.values.trix[0]:
         key = "claim.why.first_out"
     elif g is not None:
-        return part("claim.why.best", score=g), f"best play gives him {_num(g)}"
+        return part("claim.why.best", score=g), f"best play gives the claimant {_num(g)}"
     return part(key), _REASONS[key]
 
 
@@ -269,7 +269,7 @@ def _num(n: int) -> str:
 
 def _claim(raw: object) -> tuple[int, int]:
     if not isinstance(raw, Mapping):
-        message = "“claim” must give the claimant's “seat” and the “min_score” he claims."
+        message = "“claim” must give the claimant's “seat” and the “min_score” claimed."
         raise MalformedError.one("claim_shape", message, field="claim")
     seat = parse_seat(raw.get("seat"), "claim.seat")
     score = raw.get("min_score")

@@ -165,11 +165,12 @@ def _trick_legal(
 
 
 _WHY = {
-    MUST_FOLLOW: "he still holds the suit led, so he had to follow suit.",
+    MUST_FOLLOW: "that hand still holds the suit led, which had to be followed.",
     NO_HEART_LEAD: "a heart may be led only by a player who holds nothing else.",
     BROKEN_HEARTS: "no heart may be led before hearts are broken while the leader holds another "
     'suit (give "hearts_broken": true if a heart was discarded on another suit earlier).',
-    MUST_DISCARD: "unable to follow suit, he had to discard a penalty card, and still holds one.",
+    MUST_DISCARD: "with no card of the suit led, a penalty card had to be discarded, and that "
+    "hand still holds one.",
 }
 
 
@@ -255,6 +256,6 @@ def _out_consistent(hands: Sequence[int], out: Sequence[int], names: Names) -> N
                 )
                 params |= {"count": hand.bit_count(), "variant": "holding"}
             else:
-                message = f"{who} holds no card, so he is out: list him in “out”."
+                message = f"{who} holds no card and so is out: list that seat in “out”."
                 params["variant"] = "empty"
             raise IllegalError.one("out_mismatch", message, rule="R7", field="out", **params)

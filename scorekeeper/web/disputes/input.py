@@ -28,10 +28,13 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.errors import MalformedError, Problem, RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.text.disputes import gettext
+from scorekeeper.text.locale import latin_digits
 from scorekeeper.text.messages import translate_problem, translate_problems
 from scorekeeper.web.games.new_game_form import BOOL_SWITCHES, SWITCHES
 
 SEPARATORS = re.compile(r"[\s,;]+")
+DECIMAL = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+"""A number as the desk's boxes take it, in Latin digits (after ``latin_digits``)."""
 PASS_WORDS = frozenset({"pass", "p", "-", "—", "x"})
 """What a Trix pass may be typed as."""
 TEXT_MAX = 2_000
@@ -112,13 +115,12 @@ class Entered:
         self, name: str, low: float, high: float, message: str, default: float | None = None
     ) -> float | None:
         """A number from ``low`` to ``high`` (``message`` when it is not one)."""
-        raw = self.text(name).replace("−", "-")
+        raw = latin_digits(self.text(name))
         if not raw:
             return default
-        try:
-            value = float(raw)
-        except ValueError:
-            value = float("nan")
+        # Only Latin digits after latin_digits: float() alone would take any script's digits,
+        # and "nan", "inf" and "1_0" too.
+        value = float(raw) if DECIMAL.fullmatch(raw) else float("nan")
         if not low <= value <= high:  # NaN fails too
             self.add(name, message)
             return None

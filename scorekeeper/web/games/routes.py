@@ -11,6 +11,8 @@ from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store.events import services as event_services
+from scorekeeper.store.rematches import start_rematch
+from scorekeeper.store.tokens import new_edit_token
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import describe_contracts
@@ -37,9 +39,13 @@ from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.offline.page_writes import form_entry_id
 from scorekeeper.web.sharing.access import (
     can_edit,
+    grant_edit,
     grant_owner,
+    is_owner,
     remember_seen,
     require_edit,
+    seal,
+    unseal,
 )
 
 
@@ -126,7 +132,11 @@ def _render_game(
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str) -> Page:
     """A new game with the same players in the same seats and the same rules; the next
-    player is first king (R2). This browser may edit it."""
+    player is first king (R2). This browser may edit it.
+
+    Made once: a second tap, or another phone that may edit the finished game, lands on
+    the same rematch (``store.rematches``) and may edit it too.
+    """
     loaded = load_or_404(game_id)
     require_edit(game_id)
     if not loaded.game.finished:
@@ -137,8 +147,14 @@ def rematch(game_id: str) -> Page:
             description=_("A club night's table has no rematch: its night draws the next round."),
         )
     first_king, rules = rematch_start(loaded.rules, loaded.first_king)
-    new, token = services.create_game(list(loaded.players), first_king, rules)
-    grant_owner(new.id, token)
+    token = new_edit_token()
+    made = start_rematch(game_id, list(loaded.players), first_king, rules, token, seal(token))
+    rematch_token = token if made.created else unseal(made.sealed_token)
+    if rematch_token is not None:  # None: sealed under an older secret key
+        if is_owner(game_id) or made.created:
+            grant_owner(made.game_id, rematch_token)
+        else:
+            grant_edit(made.game_id, rematch_token)
     flash(
         _(
             "The rematch has started: %(name)s is the first king. Good luck!",
@@ -146,7 +162,7 @@ def rematch(game_id: str) -> Page:
         ),
         "success",
     )
-    return redirect(url_for("web.game", game_id=new.id))
+    return redirect(url_for("web.game", game_id=made.game_id))
 
 
 @bp.post("/games/<game_id>/redeals")

@@ -56,7 +56,6 @@ from scorekeeper.store.cache import LRUCache
 from scorekeeper.text.locale import (
     current_digits,
     format_number,
-    isolate,
     localize_digits,
     text_direction,
 )
@@ -206,6 +205,8 @@ def qr_data_uri(url: str) -> str:
 FIGURE_COLUMN = 7
 """Characters per score column of the deals table (``sheet.css`` sizes ``.c-num`` to match)."""
 FIGURE_SPACE = "\u2007"
+LRM = "\u200e"
+"""LEFT-TO-RIGHT MARK: a strong left-to-right character that takes no room."""
 
 
 def figures(values: Sequence[int]) -> str:
@@ -216,18 +217,23 @@ def figures(values: Sequence[int]) -> str:
     cells, boxes and text runs for WeasyPrint to lay out and draw. Every
     character of the monospaced font, figure spaces and minus signs included, is
     as wide as a digit, so padding each score to :data:`FIGURE_COLUMN`
-    characters puts it under its player's column. Right to left, the numbers
-    keep their own order (isolated, :func:`~scorekeeper.text.locale.isolate`) and the
-    padding follows each one, as the mirrored columns need.
+    characters puts it under its player's column. The run is always set left to
+    right (the cell is ``dir="ltr"``): right to left, the seats' columns are
+    mirrored, so the scores are given last seat first. Each score opens with a
+    left-to-right mark: Arabic-Indic digits count as right to left for the spaces
+    and signs between them, so ``٠   −٧٥`` would set its minus after the ٧٥ (the
+    isolates of :func:`~scorekeeper.text.locale.isolate` did not hold in a run of
+    several numbers in one cell either).
 
-    >>> figures([0, -150, 75, 0]).replace(FIGURE_SPACE, "_")
+    >>> figures([0, -150, 75, 0]).replace(FIGURE_SPACE, "_").replace(LRM, "")
     '0___−150_____75______0'
     """
+    ordered = list(values)[::-1] if text_direction() == "rtl" else list(values)
     out = []
-    for i, value in enumerate(values):
+    for i, value in enumerate(ordered):
         text = format_number(value)
         width = sum(1 for ch in text if unicodedata.category(ch) != "Cf")  # not ALM, LRI…
-        out.append((FIGURE_SPACE * (FIGURE_COLUMN - width) if i else "") + isolate(text))
+        out.append((FIGURE_SPACE * (FIGURE_COLUMN - width) if i else "") + LRM + text)
     return "".join(out)
 
 

@@ -46,7 +46,7 @@ def test_r6_no_more_tricks_holds() -> None:
         "decided": True,
         "nodes": answer["nodes"],
         "message": "The claim holds: Rana can make sure of at least 0 from here "
-        "(he takes no more tricks whatever the others do).",
+        "(the claimant takes no more tricks whatever the others do).",
         "verdict": {
             "part": "claim.holds",
             "params": {
@@ -82,7 +82,7 @@ def test_r7_trix_i_go_out_first() -> None:
     assert (answer["holds"], answer["guaranteed"], answer["line"]) == (True, 200, [])
     assert answer["message"] == (
         "The claim holds: Rana can make sure of at least 200 from here "
-        "(he goes out first whatever the others do)."
+        "(the claimant goes out first whatever the others do)."
     )
     fails = check_claim(trix_body(claim={"seat": 1, "min_score": 200}))
     assert (fails["holds"], fails["guaranteed"], fails["line"][:2]) == (False, 150, ["QS", "QH"])

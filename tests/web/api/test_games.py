@@ -205,7 +205,7 @@ def test_record_deal_refusals_write_nothing(table: Table) -> None:
     assert repeated.status_code == 409
     (problem,) = errors(repeated)
     assert problem["rule"] == "R2" and problem["field"] == "contracts"
-    assert "\u2068Rana\u2069 has already played Trix" in problem["message"]
+    assert "The kingdom of \u2068Rana\u2069 has already had Trix" in problem["message"]
     bad = table.deal({"contracts": ["diamonds"], "captures": {"diamonds": [5, 4, 3, 0]}})
     assert bad.status_code == 422
     assert errors(bad)[0] | {"code": None} == {

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
+from wtforms import Form
 
 from scorekeeper.store import games as services
+from scorekeeper.web.forms import CountField
 from tests.web.pages import html, new_game, post_deal
 
 QUEENS = {"qs_taker": "0", "qh_taker": "1", "qd_taker": "2", "qc_taker": "3", "toggles": "1"}
@@ -79,3 +84,63 @@ def test_counts_offer_all_thirteen_to_one_player_and_say_why_save_waits(
         assert f'data-testid="tricks-all-{seat}"' in page
     assert 'data-wrong-text="The tricks add up to {n}, not 13."' in page
     assert 'data-testid="save-reason"' in page
+
+
+class OneCount(Form):  # type: ignore[misc]
+    count = CountField()
+
+
+def read_count(app: Flask, typed: str) -> int | None:
+    """What the deal forms' count field makes of ``typed`` (ValueError: its error)."""
+    with app.test_request_context():
+        field = OneCount(MultiDict({"count": typed})).count
+        if field.process_errors:
+            raise ValueError(*field.process_errors)
+        return field.data
+
+
+def test_r5_diamonds_typed_in_arabic_digits_are_recorded(client: FlaskClient) -> None:
+    """A phone's Arabic keyboard types ٠–٩, a Persian or Urdu one ۰–۹: all read as 0–9."""
+    game_id = new_game(client)
+    counts = {"diamonds-0": "٣", "diamonds-1": "۴", "diamonds-2": "٥", "diamonds-3": "1"}
+    assert post_deal(client, game_id, "diamonds", counts).status_code == 302
+    assert list(services.load_game(game_id).game.deals[0].scores) == [-30, -40, -50, -10]
+
+
+@pytest.mark.parametrize("typed", ["١٢", "۱۲", "12", " ١٢ "])
+def test_r6_a_count_reads_the_same_in_every_digit_system(app: Flask, typed: str) -> None:
+    assert read_count(app, typed) == 12
+
+
+@pytest.mark.parametrize("typed", ["१२", "１２", "1.5", "٥٫٥", "x", "1_2"])
+def test_a_count_in_any_other_characters_is_the_fields_error(app: Flask, typed: str) -> None:
+    """Python's int() takes Devanagari and full-width digits and underscores: the box does not."""
+    with pytest.raises(ValueError, match="is not a number"):
+        read_count(app, typed)
+
+
+def test_a_count_refused_names_what_was_typed(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    counts = {"diamonds-0": "१२", "diamonds-1": "1", "diamonds-2": "0", "diamonds-3": "0"}
+    response = post_deal(client, game_id, "diamonds", counts)
+    assert response.status_code == 422
+    assert "“१२” is not a number" in html(response)
+    assert services.load_game(game_id).game.deals_played == 0
+
+
+def test_the_count_boxes_are_numeric_text_that_takes_any_digits(client: FlaskClient) -> None:
+    """A type=number box refuses ٥ in Chromium: the boxes are text with a numeric keyboard."""
+    game_id = new_game(client)
+    for contracts in ("diamonds", "collections", "queens,diamonds"):
+        page = html(client.get(f"/games/{game_id}/deals/new?contracts={contracts}"))
+        assert 'type="number"' not in page
+        box = r'<input type="text" id="(diamonds|tricks)-0"[^>]*inputmode="numeric"'
+        assert re.search(box, page)
+
+
+def test_a_corrected_deal_shows_its_counts_in_arabic_indic_digits(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    counts = {"diamonds-0": "3", "diamonds-1": "4", "diamonds-2": "5", "diamonds-3": "1"}
+    assert post_deal(client, game_id, "diamonds", counts).status_code == 302
+    page = html(client.get(f"/games/{game_id}/deals/1/edit?digits=arab"))
+    assert re.search(r'id="diamonds-2"[^>]*value="٥"', page)

@@ -361,7 +361,7 @@ def test_r7_a_trix_pass_with_a_playable_card_is_found(
     assert scores_shown(page) == [shown(s) for s in expected["scores"]]
     ruling = text_of(page, "ruling")
     if trix_revoke == "last":
-        assert "by the house rule he finishes last" in ruling
+        assert "by the house rule that player finishes last" in ruling
         assert shown(50) == scores_shown(page)[seat]
     else:
         assert "the table decides" in ruling

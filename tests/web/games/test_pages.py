@@ -309,10 +309,10 @@ def test_repeated_contract_is_refused_with_the_reason(client: FlaskClient) -> No
     game_id = new_game(client)
     post_deal(client, game_id, "trix", DEALS["trix"])
     form = html(client.get(f"/games/{game_id}/deals/new?contracts=trix"))
-    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in form
+    assert "The kingdom of \u2068Rana\u2069 has already had Trix" in form
     response = post_deal(client, game_id, "trix", DEALS["trix"])
     assert response.status_code == 409
-    assert "\u2068Rana\u2069 has already played Trix in his kingdom" in html(response)
+    assert "The kingdom of \u2068Rana\u2069 has already had Trix" in html(response)
     assert len(services.load_game(game_id).log) == 1
 
 

@@ -97,3 +97,24 @@ def test_a_rematch_without_the_csrf_token_is_refused(
         assert response.status_code == 302
         db.session.remove()
         db.drop_all()
+
+
+def test_r2_a_rematch_is_made_once_for_a_second_tap_and_a_second_phone(
+    client: FlaskClient, app: Flask
+) -> None:
+    """The finished game remembers its rematch: tapping Rematch again, or on another phone
+    that may edit the game, opens the same new game, editable there too."""
+    game_id = new_game(client)
+    finish(game_id)
+    first = client.post(f"/games/{game_id}/rematch").headers["Location"]
+    assert client.post(f"/games/{game_id}/rematch").headers["Location"] == first
+    new_id = first.rsplit("/", 1)[-1]
+    other = app.test_client()
+    token = services.replace_edit_token(game_id)  # the other phone joins with the edit link
+    other.post(f"/games/{game_id}/join/{token}")
+    response = other.post(f"/games/{game_id}/rematch")
+    assert response.status_code == 302
+    assert response.headers["Location"] == first
+    assert other.get(f"/games/{new_id}/deals/new?contracts=king").status_code == 200
+    reader = app.test_client()
+    assert reader.post(f"/games/{game_id}/rematch").status_code == 403

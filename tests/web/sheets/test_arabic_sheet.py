@@ -7,13 +7,20 @@ Arabic catalogue to be filled in; the others hold with an empty catalogue
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
+from scorekeeper.rules.captures import Capture, Captures
+from scorekeeper.rules.contracts import Contract
+from scorekeeper.rules.game_log import DealEntry
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.web.sheets import pdf
 
@@ -91,3 +98,35 @@ def test_the_arabic_sheet_names_the_contracts_as_players_say_them(
     text = pdfs.text(sheet(client, loaded.id))
     missing = [name for name in CONTRACTS_AS_PLAYERS_SAY if pdfs.nfkc(name) not in text]
     assert not missing, f"not on the Arabic sheet: {missing}"
+
+
+CARD_REVERSED = re.compile(r"[♠♥♦♣](?:10|[2-9TJQKA])(?![0-9A-Za-z])")
+SIGN_AFTER = re.compile(r"[0-9٠-٩][−+](?![0-9٠-٩])")
+
+
+def text_runs(data: bytes) -> list[str]:
+    """The PDF's text as its runs, in the order they are drawn (pypdf's visitor): a run is
+    a piece of one line, so a card or a number reordered by the bidi algorithm shows."""
+    runs: list[str] = []
+    for page in PdfReader(io.BytesIO(data)).pages:
+        page.extract_text(visitor_text=lambda text, *_: runs.append(text))
+    return runs
+
+
+@pytest.mark.parametrize("digits", ["latn", "arab"])
+def test_r3_r4_cards_and_signed_numbers_keep_their_order_in_the_arabic_sheet(
+    client: FlaskClient, app: Flask, digits: str
+) -> None:
+    """Rank then suit, the minus before the number, in right-to-left text too: a card that
+    follows an Arabic letter ("لا دبل لـK♥", no doubling of the K♥) is isolated like any."""
+    loaded, _token = services.create_game(ARABIC, 0, RuleSet(doubling=False))
+    king = Captures(king_of_hearts=Capture(1))
+    queens = Captures(queens=(Capture(0), Capture(0), Capture(2), Capture(3)))
+    services.record_deal(loaded.id, DealEntry((Contract.KING,), king))
+    services.record_deal(loaded.id, DealEntry((Contract.QUEENS,), queens))
+    runs = text_runs(sheet(client, loaded.id, digits=digits))
+    text = "".join(runs)
+    assert "K♥" in text and all(f"Q{suit}" in text for suit in "♠♥♦♣")
+    assert [run for run in runs if CARD_REVERSED.search(run)] == []
+    assert [run for run in runs if SIGN_AFTER.search(run)] == []
+    assert "−75" in text or "−٧٥" in text

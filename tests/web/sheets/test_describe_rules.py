@@ -38,7 +38,7 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
         {"penalty_discard": True},
         [
             "Penalty discard: a player who cannot follow suit must discard the K♥, "
-            "a diamond or a queen if he holds one (R9.4)."
+            "a diamond or a queen if that hand holds one (R9.4)."
         ],
     ),
     ({"partnership": True}, ["Partnership: seats 1+3 against 2+4 (R9.5)."]),
@@ -64,8 +64,8 @@ GOLDEN: list[tuple[dict[str, Any], list[str]]] = [
     (
         {"kingdom_order": "seven_of_hearts"},
         [
-            "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the next player "
-            "on his right who has not been king (R2)."
+            "Whoever is dealt the 7♥ on a kingdom's first deal is its king, or the nearest player "
+            "to the right who has not been king (R2)."
         ],
     ),
     (
