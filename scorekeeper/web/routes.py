@@ -8,6 +8,7 @@ from scorekeeper.web.circles import routes as circles  # noqa: F401
 from scorekeeper.web.deals import routes as deals  # noqa: F401
 from scorekeeper.web.disputes import claims, routes  # noqa: F401  (the dispute desk)
 from scorekeeper.web.events import controls as event_controls  # noqa: F401
+from scorekeeper.web.events import paper as event_paper  # noqa: F401  (its paper)
 from scorekeeper.web.events import routes as events  # noqa: F401  (club nights)
 from scorekeeper.web.games import live  # noqa: F401
 from scorekeeper.web.games import routes as games  # noqa: F401

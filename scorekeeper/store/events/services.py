@@ -17,6 +17,7 @@ import base64
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -175,6 +176,8 @@ class EventView:
     drawn: tuple[EventRoundView, ...]
     bye_rule: ByeRule = ByeRule()
     ranking: Ranking = Ranking.POINTS
+    created_at: datetime | None = None
+    """When the night was made (UTC): its date on the paper."""
 
     @property
     def zero_sum(self) -> bool:
@@ -462,6 +465,7 @@ def _view(
         drawn=drawn,
         bye_rule=ByeRule(Byes(row.byes), row.bye_points),
         ranking=Ranking(row.ranking),
+        created_at=row.created_at,
     )
 
 

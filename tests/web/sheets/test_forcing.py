@@ -77,6 +77,25 @@ def test_a_nights_pdfs_are_rendered_once_per_version_of_its_data(
     assert renders == ["a4", "a4", "letter", "a4"]
 
 
+def test_a_rounds_sheet_is_rendered_once_per_version_and_round_each_part_checked(
+    client: FlaskClient, renders: list[str]
+) -> None:
+    """Only a drawn round makes a render (any other is a 404), and an unknown language,
+    digits or parameter is the default's, never a new render."""
+    night = create_night(client)
+    assert client.get(f"/events/{night}/round-sheet.pdf").status_code == 404
+    client.post(f"/events/{night}/draw", data={"confirm": "yes"})
+    url = f"/events/{night}/round-sheet.pdf"
+    for query in ("", "?round=1", "?round=٠١", "?lang=zz", "?digits=roman", "?x=1"):
+        assert client.get(url + query).status_code == 200
+    assert renders == ["a4"]
+    for query in ("?round=2", "?round=0", "?round=-1", "?round=x", "?paper=a0"):
+        assert client.get(url + query).status_code in (400, 404)
+    assert renders == ["a4"]
+    assert client.get(url + "?paper=letter").status_code == 200
+    assert renders == ["a4", "letter"]
+
+
 # --- a client's share ------------------------------------------------------------------------
 
 
