@@ -219,7 +219,7 @@ def event_results_page(event_id: str) -> Response:
         page = event_page(loaded)
         context = results_context(loaded)
         html = render_template(
-            "events/results_page.html",
+            "events/standalone/results.html",
             page=page,
             page_url=pdf.public_url("web.event", own_host=True, event_id=event_id),
             **context,
