@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
+import pytest
 from flask import Flask
 
 from scorekeeper.rules.ruleset import RuleSet
@@ -30,7 +32,10 @@ def team_circle() -> services.CircleData:
 
 
 def test_r9_5_both_partners_count_the_teams_total_and_place_as_a_team_game(app: Flask) -> None:
-    circle = team_circle()
+    assert_team_result(team_circle())
+
+
+def assert_team_result(circle: services.CircleData) -> None:
     rana, omar = stats(circle.id, "Rana"), stats(circle.id, "Omar")
     sami, lina = stats(circle.id, "Sami"), stats(circle.id, "Lina")
     assert rana["average_total"] == omar["average_total"] == 250
@@ -86,3 +91,40 @@ def test_r9_5_a_players_page_says_how_many_of_his_games_were_as_a_team(app: Flas
     assert 'data-testid="stat-team-games">(1 as a team)' in page.translate(
         {0x2068: None, 0x2069: None}
     )
+
+
+def test_r9_5_the_migration_restates_a_team_game_kept_before_as_one_result_per_team(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game recorded before facts version 2 (each partner's own total) is restated by
+    migration 0011: its facts, seats and members' sums then equal a game recorded now."""
+    from scorekeeper.extensions import db
+    from scorekeeper.store.circles import facts as facts_module
+
+    with monkeypatch.context() as old_code:
+        old_code.setattr(facts_module, "FACTS_VERSION", 1)
+        old_code.setattr(facts_module, "result_totals", lambda game: list(game.totals))
+        circle = team_circle()
+    assert stats(circle.id, "Rana")["average_total"] == 250  # his own total, as before
+    assert stats(circle.id, "Omar")["average_total"] == 0
+    migration = _migration("0011_team_results")
+    assert migration.restate_team_games(db.session.connection()) == 1
+    db.session.commit()
+    app.extensions.pop(services.CACHE_KEY, None)  # the version did not move: a new process
+    assert_team_result(circle)
+    header, row = list(csv.reader(io.StringIO(circle_csv(services.load_circle(circle.id)))))
+    assert row[2:6] == ["250", "-250", "250", "-250"]
+    assert migration.restate_team_games(db.session.connection()) == 0  # once only
+
+
+def _migration(name: str) -> Any:
+    import importlib.util
+
+    from scorekeeper.paths import PROJECT_ROOT
+
+    path = PROJECT_ROOT / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
