@@ -30,7 +30,7 @@ from scorekeeper.rules.ruleset import Combination, RuleSet
 from scorekeeper.rules.scoring import score_deal
 
 FACTS_VERSION = 2
-"""Bumped when the shape below changes: older facts are then recomputed.
+"""Bumped when the shape below changes: older facts are then restated (a migration).
 
 2: a partnership game's ``totals`` are its teams' (R9.5: one result per team, the same
 for both partners), each player's own in ``own_totals``."""

@@ -236,3 +236,15 @@ def test_the_standalone_results_page_in_arabic_with_arabic_digits(client: FlaskC
     assert '<html lang="ar" dir="rtl">' in page
     assert "٢٠" in page  # the date's year in Arabic-Indic digits
     assert response.headers["ETag"] != english
+
+
+def test_the_round_sheet_in_arabic_digits_keeps_each_seat_and_the_date(
+    client: FlaskClient,
+) -> None:
+    event_id, event = night(client)
+    data = client.get(f"/events/{event_id}/round-sheet.pdf?lang=ar&digits=arab").data
+    text = pdf_text(data)
+    year = today()[:4].translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    assert year in text  # the date, in the chosen digits
+    for table in event.drawn[0].tables:
+        assert all(name in text for name in table.players)
