@@ -9,6 +9,7 @@ from scorekeeper.web.deals import routes as deals  # noqa: F401
 from scorekeeper.web.disputes import claims, routes  # noqa: F401  (the dispute desk)
 from scorekeeper.web.events import clock as event_clock  # noqa: F401  (the round clock)
 from scorekeeper.web.events import controls as event_controls  # noqa: F401
+from scorekeeper.web.events import paper as event_paper  # noqa: F401  (its paper)
 from scorekeeper.web.events import routes as events  # noqa: F401  (club nights)
 from scorekeeper.web.games import routes as games  # noqa: F401
 from scorekeeper.web.home import routes as home  # noqa: F401

@@ -79,8 +79,33 @@ def test_headers_on_the_500_page(make_app: Callable[..., Flask]) -> None:
 
 def _templates() -> Iterator[Path]:
     for path in sorted(TEMPLATES.rglob("*.html")):
-        if "sheets" not in path.relative_to(TEMPLATES).parts:  # WeasyPrint's, never served
+        parts = path.relative_to(TEMPLATES).parts
+        # WeasyPrint's, never served; and the standalone pages made to be copied elsewhere
+        # (one file, its style inline), served with a policy of their own (below).
+        if "sheets" not in parts and "standalone" not in parts:
             yield path
+
+
+STANDALONE = sorted(TEMPLATES.rglob("standalone/*.html"))
+
+
+@pytest.mark.parametrize("path", STANDALONE, ids=lambda p: p.name)
+def test_a_standalone_page_has_inline_style_but_never_a_script(path: Path) -> None:
+    """A page for another website (a club's results) keeps its style inline and runs
+    nothing: no script, no handler, no address loaded from this server."""
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"<script\b|\son\w+=|<link\b|<img\b|<iframe\b", text, re.I)
+
+
+def test_a_standalone_page_is_served_under_a_policy_that_runs_nothing(
+    client: FlaskClient,
+) -> None:
+    from tests.web.events.test_pages import create
+
+    response = client.get(f"/events/{create(client)}/results.html")
+    policy = response.headers["Content-Security-Policy"]
+    assert response.status_code == 200 and "default-src 'none'" in policy
+    assert "style-src 'unsafe-inline'" in policy and "script" not in policy
 
 
 @pytest.mark.parametrize("path", list(_templates()), ids=lambda p: p.name)

@@ -232,6 +232,9 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "web.event_link_qr": ("/events/{id}/qr/direct.svg", 403, "text/html"),
     "web.events_list": ("/events", 200, "text/html"),
     "web.event_results": ("/events/{id}/results.pdf", 404, "text/html"),
+    "web.event_round_sheet": ("/events/{id}/round-sheet.pdf", 404, "text/html"),
+    "web.event_results_csv": ("/events/{id}/results.csv", 404, "text/html"),
+    "web.event_results_page": ("/events/{id}/results.html", 404, "text/html"),
     "api_events.get_event": ("/api/v1/events/{id}", 404, "application/json"),
     # Circles: a real circle (made through the served API); this browser has no rights over
     # it, so its entry pages are refused and its edit link asks to be confirmed.
@@ -248,6 +251,8 @@ SMOKE_PATHS: dict[str, tuple[str, int, str]] = {
     "api_circles.get_circle": ("/api/v1/circles/{circle}", 200, "application/json"),
     "api_circles.member": ("/api/v1/circles/{circle}/members/{member}", 200, "application/json"),
     "export.circle_pdf": ("/circles/{circle}/table.pdf", 200, "application/pdf"),
+    "web.circle_ladder": ("/circles/{circle}/ladder", 200, "text/html"),
+    "export.circle_ladder_pdf": ("/circles/{circle}/ladder.pdf", 200, "application/pdf"),
     # Offline play (tests/server/test_served_offline.py syncs through it).
     "web.manifest": ("/manifest.webmanifest", 200, "application/manifest+json"),
     "web.service_worker": ("/sw.js", 200, "text/javascript"),

@@ -29,8 +29,11 @@ from scorekeeper.rules.game import DealRecord, Game
 from scorekeeper.rules.ruleset import Combination, RuleSet
 from scorekeeper.rules.scoring import score_deal
 
-FACTS_VERSION = 1
-"""Bumped when the shape below changes: older facts are then recomputed."""
+FACTS_VERSION = 2
+"""Bumped when the shape below changes: older facts are then restated (a migration).
+
+2: a partnership game's ``totals`` are its teams' (R9.5: one result per team, the same
+for both partners), each player's own in ``own_totals``."""
 
 
 def game_facts(game: Game) -> dict[str, Any]:
@@ -47,10 +50,26 @@ def game_facts(game: Game) -> dict[str, Any]:
         "deals": game.deals_played,
         "partnership": game.rules.partnership,
         "rules": game.rules.to_dict(),
-        "totals": list(game.totals),
+        "totals": result_totals(game),
+        "own_totals": list(game.totals),
         "places": final_places(game),
         "seats": seats,
     }
+
+
+def result_totals(game: Game) -> list[int]:
+    """Each seat's result: his total, or under partnership (R9.5) his team's, so that both
+    partners count the same result (and the same place) in the circle's statistics.
+
+    >>> from scorekeeper.rules.ruleset import RuleSet
+    >>> game = Game.start(RuleSet(partnership=True), 0, ["Rana", "Sami", "Omar", "Lina"])
+    >>> result_totals(game)
+    [0, 0, 0, 0]
+    """
+    teams = game.team_totals
+    if teams is None:
+        return list(game.totals)
+    return [teams[0], teams[1], teams[0], teams[1]]
 
 
 def final_places(game: Game) -> list[int]:

@@ -122,6 +122,8 @@ class LinkedGame:
     members: tuple[int, int, int, int]
     totals: tuple[int | None, ...] = (None, None, None, None)
     places: tuple[int | None, ...] = (None, None, None, None)
+    team: bool = False
+    """A partnership game (R9.5): its totals and places are its teams', one per team."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +278,7 @@ def linked_games(circle: CircleData, limit: int | None = None) -> list[LinkedGam
 
 def _games(circle_id: str, limit: int | None) -> tuple[LinkedGame, ...]:
     connection = db.session().connection()
-    query = select(LINKS.c.game_id, LINKS.c.played_at, LINKS.c.finished).where(
+    query = select(LINKS.c.game_id, LINKS.c.played_at, LINKS.c.finished, LINKS.c.facts).where(
         LINKS.c.circle_id == circle_id
     )
     if limit is None:
@@ -287,13 +289,13 @@ def _games(circle_id: str, limit: int | None) -> tuple[LinkedGame, ...]:
     seats: dict[str, list[tuple[int, int | None, int | None]]] = {}
     seat_rows = connection.execute(
         select(SEATS.c.game_id, SEATS.c.member_id, SEATS.c.total, SEATS.c.place)
-        .where(SEATS.c.game_id.in_([g for g, _at, _done in links]))
+        .where(SEATS.c.game_id.in_([g for g, _at, _done, _facts in links]))
         .order_by(SEATS.c.game_id, SEATS.c.seat)
     )
     for game_id, member_id, total, place in seat_rows:
         seats.setdefault(game_id, []).append((int(member_id), total, place))
     out = []
-    for game_id, at, done in links:
+    for game_id, at, done, facts in links:
         rows = seats.get(game_id, [(0, None, None)] * 4)
         out.append(
             LinkedGame(
@@ -303,6 +305,7 @@ def _games(circle_id: str, limit: int | None) -> tuple[LinkedGame, ...]:
                 _four([m for m, _t, _p in rows]),
                 tuple(t for _m, t, _p in rows),
                 tuple(p for _m, _t, p in rows),
+                bool((facts or {}).get("partnership")),
             )
         )
     return tuple(out)

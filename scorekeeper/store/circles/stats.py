@@ -63,6 +63,9 @@ def played(games: Iterable[GameRow], since: datetime | None = None) -> list[Game
 def seat_share(facts: Mapping[str, Any], seat: int, members: Sequence[int]) -> dict[str, Any]:
     """What the game at ``seat`` adds to its member's sums (JSON-ready; keys are strings).
 
+    A partnership game (R9.5) is one result per team: both partners add the team's total
+    and place (the facts' ``totals`` and ``places``), and count it as a team game.
+
     >>> facts = {"totals": [250, -75, 0, -175], "places": [1, 2, 3, 4], "partnership": False,
     ...          "seats": [{"kingdoms": [250], "doubling": {}}] * 4}
     >>> share = seat_share(facts, 0, [7, 8, 9, 10])
@@ -95,6 +98,7 @@ def seat_share(facts: Mapping[str, Any], seat: int, members: Sequence[int]) -> d
     doubled = row.get("doubling", {})
     return {
         "games": 1,
+        "team_games": int(bool(facts.get("partnership"))),
         "wins": int(places[seat] == 1),
         "total": total,
         "total_sq": total * total,
@@ -157,6 +161,7 @@ def from_sums(
     return {
         "member": member_id,
         **table_row(sums),
+        "team_games": int(sums.get("team_games", 0)),
         "spread": _spread(sums),
         "per_contract": per_contract(sums),
         "doubling": {k: sums.get("doubling", {}).get(k, 0) for k in DOUBLING},

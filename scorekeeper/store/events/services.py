@@ -181,6 +181,8 @@ class EventView:
     draw: DrawMethod = DrawMethod.AVOID_REPEATS
     round_minutes: int | None = None
     """The round clock's length, None without a clock (:mod:`.clock`)."""
+    created_at: datetime | None = None
+    """When the night was made (UTC): its date on the paper."""
 
     @property
     def zero_sum(self) -> bool:
@@ -499,6 +501,7 @@ def _view(
         ranking=Ranking(row.ranking),
         draw=DrawMethod(row.draw),
         round_minutes=row.round_minutes,
+        created_at=row.created_at,
     )
 
 

@@ -64,11 +64,22 @@ def member_state(circle: services.CircleData, member_id: int, period: str) -> di
 
 def table_view(circle: services.CircleData, period: str = "all") -> list[dict[str, Any]]:
     """The circle's table, ranked, each row with its rating as shown."""
-    out = []
+    out: list[dict[str, Any]] = []
     all_time = {r["id"]: r for r in services.circle_table(circle)}
-    for place, row in enumerate(services.circle_table(circle, period), start=1):
+    rows = services.circle_table(circle, period)
+    for index, row in enumerate(rows):
         member = circle.member(row["id"])
         games = all_time[row["id"]]["games"]
         rating = rating_view(member.mu, member.sigma, games) if circle.ratings else None
+        # Level on everything the table ranks by (partners of a team game, R9.5): one place.
+        level = index > 0 and _ranked_on(rows[index - 1]) == _ranked_on(row)
+        place = out[-1]["place"] if level else index + 1
         out.append({**row, "place": place, "rating": rating})
     return out
+
+
+def _ranked_on(row: dict[str, Any]) -> tuple[Any, ...]:
+    """What the circle's table ranks a row by (its name aside)."""
+    rating = row.get("rating")
+    shown = (rating["mu"], rating["sigma"]) if isinstance(rating, dict) else None
+    return (shown, row["games"], row["wins"], row["win_rate"], row["average_total"])

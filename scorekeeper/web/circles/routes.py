@@ -28,7 +28,11 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
 from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.circles import access, charts
+from scorekeeper.web.circles import (
+    access,
+    charts,
+    ladder,  # noqa: F401  (the season ladder's routes)
+)
 from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's route)
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view

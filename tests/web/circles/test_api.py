@@ -189,5 +189,7 @@ def test_the_csv_has_one_row_per_finished_game_and_one_column_per_member(
         "Omar",
         "Lina",
         "winners",
+        "teams",
     ]
-    assert len(lines) == 3 and lines[1].split(",")[2:] == ["", "250", "-75", "0", "-175", "Rana"]
+    row = ["", "250", "-75", "0", "-175", "Rana", ""]
+    assert len(lines) == 3 and lines[1].split(",")[2:] == row

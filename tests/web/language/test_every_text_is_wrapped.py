@@ -336,12 +336,33 @@ def visit_dispute_desk(pages: Pages, game_id: str) -> None:
             pages.get(f"dispute desk: {url}", url)
 
 
+def visit_club_paper(pages: Pages) -> None:
+    """A circle's club night, played: its results page for a website and the ladder (the
+    circle, the night and the players all named from NAMES, the texts this test knows)."""
+    from tests.web.api.test_events import Event, deal, kingdom
+
+    client = pages.client
+    made = client.post("/api/v1/circles", json={"name": NAMES[0], "members": NAMES}).json
+    assert made is not None
+    body = {"name": NAMES[1], "players": [], "circle": made["id"], "round": "kingdom"}
+    night = Event(client, made["edit_token"], **body, rounds=1)
+    for table in night.draw()["tables"]:
+        for entry in kingdom():
+            assert deal(client, table, entry).status_code == 201
+    pages.get("club night's results page", f"/events/{night.id}/results.html")
+    pages.get("circle's season ladder", f"/circles/{made['id']}/ladder")
+    empty = client.post("/api/v1/circles", json={"name": NAMES[2], "members": NAMES}).json
+    assert empty is not None
+    pages.get("season ladder, no night", f"/circles/{empty['id']}/ladder")
+
+
 def test_every_visible_text_goes_through_gettext(app: Flask, pseudo: None) -> None:
     pages = Pages(app.test_client())
     game_id = visit_game_pages(pages)
     visit_other_games(pages)
     visit_help_errors_and_import(pages, game_id)
     visit_dispute_desk(pages, game_id)
+    visit_club_paper(pages)
     assert not pages.found, "texts outside gettext:\n" + "\n".join(
         f"{page}: {chunks}" for page, chunks in pages.found.items()
     )

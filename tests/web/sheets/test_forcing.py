@@ -178,6 +178,25 @@ def test_a_circles_table_is_rendered_once_per_version_of_its_data(
     assert renders == ["a4", "letter", "a4", "a4"]
 
 
+def test_a_rounds_sheet_is_rendered_once_per_version_and_round_each_part_checked(
+    client: FlaskClient, renders: list[str]
+) -> None:
+    """Only a drawn round makes a render (any other is a 404), and an unknown language,
+    digits or parameter is the default's, never a new render."""
+    night = create_night(client)
+    assert client.get(f"/events/{night}/round-sheet.pdf").status_code == 404
+    client.post(f"/events/{night}/draw", data={"confirm": "yes"})
+    url = f"/events/{night}/round-sheet.pdf"
+    for query in ("", "?round=1", "?round=٠١", "?lang=zz", "?digits=roman", "?x=1"):
+        assert client.get(url + query).status_code == 200
+    assert renders == ["a4"]
+    for query in ("?round=2", "?round=0", "?round=-1", "?round=x", "?paper=a0"):
+        assert client.get(url + query).status_code in (400, 404)
+    assert renders == ["a4"]
+    assert client.get(url + "?paper=letter").status_code == 200
+    assert renders == ["a4", "letter"]
+
+
 # --- a client's share ------------------------------------------------------------------------
 
 
@@ -291,3 +310,21 @@ def test_a_request_waiting_for_its_render_holds_no_work_slot(
     size = slots._slots._initial_value  # type: ignore[attr-defined]
     assert seen == [(size, False)]
     assert slots._slots._value == size  # taken back, then given back at the end
+
+
+def test_a_circles_ladder_pdf_is_rendered_once_per_version_of_its_nights(
+    client: FlaskClient, renders: list[str]
+) -> None:
+    """Keyed by the circle's version and every night's: the same data, the same PDF, whatever
+    else the request says (the host included); a new night, a new render."""
+    from tests.web.circles.test_ladder import circle, played_night
+
+    circle_id, token = circle(client)
+    played_night(client, circle_id, token, 1)
+    url = f"/circles/{circle_id}/ladder.pdf"
+    for query in ("", "?lang=zz", "?digits=roman", "?x=1", "?period=month"):
+        assert client.get(url + query, headers={"Host": "evil.example"}).status_code == 200
+    assert client.get(url + "?paper=a0").status_code == 400
+    assert renders == ["a4"]
+    played_night(client, circle_id, token, 2)  # a new night: a new version of the data
+    assert client.get(url).status_code == 200 and renders == ["a4", "a4"]
