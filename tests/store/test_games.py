@@ -201,7 +201,7 @@ def test_r2_repeated_contract_is_409_and_nothing_is_written(db_app: Flask) -> No
         services.record_deal(loaded.id, trix(0, 1, 2, 3))
     assert isinstance(caught.value, StateError)
     assert caught.value.problems[0].code == "contract_already_played"
-    assert "Rana has already played Trix" in str(caught.value)
+    assert "The kingdom of Rana has already had Trix" in str(caught.value)
     assert snapshot(loaded.id) == before
 
 
@@ -319,7 +319,7 @@ def test_edit_that_breaks_a_later_deal_is_refused_with_the_reason(db_app: Flask)
     assert isinstance(caught.value, StateError) and problem.code == "edit_breaks_later_deal"
     assert problem.field == "deals.3.contracts" and problem.rule == "R2"
     assert problem.message.startswith("Changing deal 1 this way would break deal 3:")
-    assert "already played Diamonds" in problem.message
+    assert "already had Diamonds" in problem.message
     assert snapshot(loaded.id) == before
 
 
