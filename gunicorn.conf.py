@@ -40,7 +40,9 @@ gunicorn's own limits say what the app says:
   8,190 bytes each (gunicorn's defaults, written out so that they stay);
 - its head and its body each within ``BODY_TIMEOUT`` (the worker class
   :class:`scorekeeper.web.server.gthread.ThreadWorker` times the head, the app the
-  body); its body at most ``MAX_CONTENT_LENGTH`` (256 KiB, a 413 past it);
+  body); its body at most ``MAX_CONTENT_LENGTH`` (256 KiB, a 413 past it), but for
+  the backups' imports and a circle's restore, whose limits follow from the largest
+  game and circle the app holds (``scorekeeper.web.server.bodies``);
 - a kept-alive connection idle at most ``keepalive`` (5 s); a new one that
   sends nothing waits 5 s on a thread, then without one until ``keepalive``.
 """
