@@ -86,9 +86,14 @@ def random_captures(rng: random.Random, contract: Contract) -> Captures:
         return Capture(rng.randrange(4), rng.randrange(4) if doubled else None)
 
     def counts() -> tuple[int, int, int, int]:
-        cuts = sorted(rng.randint(0, 13) for _ in range(3))
-        a, b, c = cuts
-        return (a, b - a, c - b, 13 - c)
+        while True:
+            a, b, c = sorted(rng.randint(0, 13) for _ in range(3))
+            drawn = (a, b - a, c - b, 13 - c)
+            # static/deal_form.js moves the cursor on after the "1" of a 10–12 typed in
+            # the third box (it counts the fourth box, filled by itself, as typed): a
+            # thumb cannot type those, so the table's plan has none.
+            if drawn[2] < 10 or 13 in drawn:
+                return drawn
 
     if contract is Contract.KING:
         return Captures(king_of_hearts=card())
@@ -387,7 +392,14 @@ class Phone:
         return list(self.evaluate(OUTBOX, self.game_id))
 
     def open_game(self) -> None:
-        self.page.goto(self.game_url)
+        for attempt in range(5):
+            try:
+                self.page.goto(self.game_url)
+                break
+            except PlaywrightError as error:  # the page's own reload (a sync) got there first
+                if attempt == 4 or not any(w in str(error) for w in ("interrupted", "ABORTED")):
+                    raise
+                time.sleep(0.3)
         self.page.wait_for_load_state("load")
         if self.draws_itself():
             self.drawn()
@@ -397,8 +409,16 @@ class Phone:
         failing network with nothing waiting shows the page it kept)."""
         return self.net.mode == "offline" or bool(self.outbox())
 
+    def on_its_own(self) -> bool:
+        """Whether what the phone shows comes without the server: drawn by itself, or the
+        page it kept (the network failing)."""
+        return not self.net.online or bool(self.outbox())
+
     def drawn(self) -> None:
         """Wait until the phone has drawn its board by itself (its engine's answer)."""
+        self.page.wait_for_load_state("load")
+        if not self.draws_itself():
+            return  # a failing network with nothing waiting: the page the phone kept
         expect(self.page.locator("html[data-offline-board]")).to_have_count(1, timeout=ENGINE_MS)
         waiting = [e for e in self.outbox() if e["state"] == "waiting"]
         if waiting and self.page.get_by_test_id("conflict").count() == 0:
@@ -497,9 +517,9 @@ def close_context(context: BrowserContext) -> None:
 def keep_on_phone(page: Page) -> None:
     """Opened online under the service worker, a game is kept with no tap, and the engine
     with it (once per phone)."""
-    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=30_000)
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
     expect(page.get_by_test_id("offline")).to_have_attribute("data-kept", "", timeout=ENGINE_MS)
-    page.wait_for_function("localStorage.getItem('sk-engine')", timeout=ENGINE_MS)
+    page.wait_for_function("() => localStorage.getItem('sk-engine')", timeout=ENGINE_MS)
 
 
 # --- the soak ----------------------------------------------------------------------------
@@ -557,6 +577,10 @@ class Soak:
         phone.net.set(force)
         if phone.net.online and not was_online:
             self.synced(phone)
+        elif not phone.net.online:
+            # A network that went away takes the page's live stream with it; the route
+            # only sees new requests, so the page is opened again (from the phone's copy).
+            phone.open_game()
 
     def synced(self, phone: Phone) -> None:
         """``phone`` is online: its outbox empties by itself (the ``online`` event, the
@@ -625,15 +649,23 @@ class Soak:
 
     # --- one deal ---
 
-    def current(self, phone: Phone, n: int) -> bool:
-        with suppress(PlaywrightError):
-            if phone.net.online and not phone.outbox():
-                phone.open_game()  # the server's page as it is now
-            return phone.next_deal() == n
-        return False
+    def current(self, phone: Phone, n: int, where: str) -> bool:
+        """Whether ``phone``'s screen is at deal ``n`` (a board it drew by itself is compared
+        with the server's page first)."""
+        if phone.net.online and not phone.outbox():
+            phone.open_game()  # the server's page as it is now
+        elif phone.on_its_own():
+            self.compare(phone, f"{where}, looked at")
+        return phone.next_deal() == n
 
     def enter(self, phone: Phone, deal: Deal) -> str:
-        """Tap the contract, fill the form, Save: where it led."""
+        """Tap the contract, fill the form, Save: where it led (``no-button``: the board
+        does not offer the contract)."""
+        button = phone.page.get_by_test_id(f"contract-{deal.contract.value}")
+        with suppress(PlaywrightError):
+            button.wait_for(state="visible", timeout=5_000)
+        if not button.is_visible():
+            return "no-button"
         fill(phone.open_form(deal), deal)
         phone.tap_save()
         return self.after_save(phone)
@@ -650,14 +682,14 @@ class Soak:
         deal = plan[index]
         for phone in self.phones:
             self.weather(phone)
-        ready = [p for p in self.phones if self.current(p, n)]
+        ready = [p for p in self.phones if self.current(p, n, where)]
         if not ready:
             for phone in self.phones:  # the table waits for the network …
                 self.weather(phone, "ok")
-            ready = [p for p in self.phones if self.current(p, n)]
+            ready = [p for p in self.phones if self.current(p, n, where)]
         if not ready:  # … and finds its game is not at deal n any more
             self.reconcile(plan, index, f"{where}: no phone shows deal {n}")
-            ready = [p for p in self.phones if self.current(p, n)]
+            ready = [p for p in self.phones if self.current(p, n, where)]
             assert ready, f"{where}: no phone shows deal {n} after the repair"
         boundary = n % 5 == 0
         both = len(ready) == 2 and self.rng.random() < (0.5 if boundary else 0.12)
@@ -671,30 +703,48 @@ class Soak:
             # Not mixed with a slip: the phone could not know its wrong deal reached the server.
             phone.net.set("lost-answer")
             self.report.network_changes += 1
-            return self.save_once(phone, deal, where)
+            return self.save_once(phone, deal, where, n)
         slip = self.rng.random()
         if slip < 0.06 and self.allowed("edit") and deal.contract is not Contract.TRIX:
             self.saved_wrong_then_edited(phone, plan, index, where)
         elif slip < 0.12 and self.allowed("undo"):
             self.saved_wrong_then_undone(phone, plan, index, where)
         else:
-            self.save_once(phone, deal, where)
+            self.save_once(phone, deal, where, n)
 
-    def save_once(self, phone: Phone, deal: Deal, where: str) -> None:
+    def save_once(self, phone: Phone, deal: Deal, where: str, n: int) -> None:
+        mode = phone.net.mode
+        board = phone.board()
         landed = self.enter(phone, deal)
-        self.log(f"  {where}: {phone.name} ({phone.net.mode}) saved {deal.contract.value}: {landed}")
+        self.log(f"  {where}: {phone.name} ({mode}) saved {deal.contract.value}: {landed}")
+        if landed not in ("refused", "no-button"):
+            self.look(phone, where)
+            return
+        # The phone's board showed deal n, and the deal could not be saved: said, then
+        # entered again as a table would, on a phone that is online.
         if landed == "refused":
-            self.report.find(
-                f"{where}: {phone.name}'s save of deal {deal.contract.value} was refused "
-                f"({phone.page.url}): {phone.page.locator('.errors').first.inner_text()[:200]!r}"
-            )
-            phone.open_game()
-        self.look(phone, where)
+            errors = phone.page.locator(
+                '[data-testid="error-summary"], [data-testid="offline-errors"]'
+            ).first.inner_text()
+            why = f"its save of {deal.contract.value} was refused: {' '.join(errors.split())[:200]!r}"
+        else:
+            why = f"it offered no {deal.contract.value} button to tap"
+        self.report.find(
+            f"{where}: {phone.name} ({mode}) showed {board['heading']!r} ({board['kingdom']!r},"
+            f" offering {board['contracts']}) but {why}"
+        )
+        phone.open_game()
+        for other in self.phones:
+            self.weather(other, "ok")
+        again = [p for p in self.phones if self.current(p, n, where)]
+        if again:
+            self.log(f"  {where}: entered again on {again[0].name}")
+            self.enter(again[0], deal)
 
     def look(self, phone: Phone, where: str) -> None:
         if phone.net.mode == "lost-answer":
             phone.net.mode = "dropped"
-        if phone.draws_itself():
+        if phone.on_its_own():
             with suppress(PlaywrightError):
                 phone.page.wait_for_load_state("load")
             if phone.page.url.rstrip("/") == phone.game_url:
@@ -775,7 +825,7 @@ class Soak:
             time.sleep(0.2)
         assert page.url.startswith(before.split("?")[0]), f"{phone.name}: undo left the game page"
         self.look(phone, where + " (undone)")
-        self.save_once(phone, plan[index], where)
+        self.save_once(phone, plan[index], where, index + 1)
 
     # --- checks and repairs ---
 
@@ -785,33 +835,40 @@ class Soak:
             if phone.outbox():
                 self.synced(phone)
 
-    def count(self, plan: Sequence[Deal], meant: int, game_id: str) -> tuple[int, int, int]:
-        """(lost, twice, wrong) of the server's deals against the first ``meant`` of ``plan``."""
+    def count(
+        self, plan: Sequence[Deal], meant: int, game_id: str
+    ) -> tuple[int, int, int, list[str]]:
+        """(lost, twice, wrong, what) of the server's deals against the first ``meant`` of
+        ``plan``; ``what`` says which deal numbers."""
         want = [key_of(payload(d)) for d in plan[:meant]]
         have = [key_of(d) for d in self.server_log(game_id)]
         lost = twice = wrong = 0
+        what: list[str] = []
         matcher = difflib.SequenceMatcher(a=want, b=have, autojunk=False)
         for op, a1, a2, b1, b2 in matcher.get_opcodes():
             if op in ("delete", "replace"):
                 lost += a2 - a1
+                what += [f"deal {a + 1} ({plan[a].contract.value}) is missing" for a in range(a1, a2)]
             if op in ("insert", "replace"):
-                for key in have[b1:b2]:
-                    if key in want:
+                for b in range(b1, b2):
+                    if have[b] in want:
                         twice += 1
+                        what.append(f"the server's deal {b + 1} repeats deal {want.index(have[b]) + 1}")
                     else:
                         wrong += 1
-        return lost, twice, wrong
+                        what.append(f"the server's deal {b + 1} is none the table played")
+        return lost, twice, wrong, what
 
     def reconcile(self, plan: Sequence[Deal], meant: int, why: str) -> None:
         """The table can no longer go on: count what the server got wrong, then set it
         right through the API (undo back to the last right deal, record the rest)."""
         self.all_synced()
         game_id = self.phones[0].game_id
-        lost, twice, wrong = self.count(plan, meant, game_id)
+        lost, twice, wrong, what = self.count(plan, meant, game_id)
         deals = self.server_log(game_id)
         self.report.find(
             f"{why}; the server holds {len(deals)} deals for {meant} meant: lost {lost}, "
-            f"twice {twice}, wrong {wrong} (repaired through the API to go on)"
+            f"twice {twice}, wrong {wrong}: {'; '.join(what)} (repaired through the API to go on)"
         )
         self.report.lost += lost
         self.report.twice += twice
@@ -850,7 +907,7 @@ class Soak:
         for index in range(start, DEALS_PER_GAME):
             self.play_deal(plan, index, f"game {number} deal {index + 1}")
         self.all_synced()
-        lost, twice, wrong = self.count(plan, DEALS_PER_GAME, game_id)
+        lost, twice, wrong, what = self.count(plan, DEALS_PER_GAME, game_id)
         self.report.games += 1
         self.report.meant += deals
         recorded = len(self.server_log(game_id)) - start
@@ -860,7 +917,8 @@ class Soak:
         self.report.wrong += wrong
         if lost or twice or wrong:
             self.report.find(
-                f"game {number} ended with lost {lost}, twice {twice}, wrong {wrong}"
+                f"game {number} ended with lost {lost}, twice {twice}, wrong {wrong}: "
+                + "; ".join(what)
             )
         self.log(f"game {number}: {recorded} deals recorded of {deals} played")
 
