@@ -53,7 +53,7 @@ from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
 from tests.browser.conftest import join
-from tests.browser.phone import Deal, Thumb, fill
+from tests.browser.phone import QUEEN_KEYS, Deal, Thumb, fill, fill_card
 from tests.server.serving import Client
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
@@ -480,6 +480,25 @@ class Phone:
         raise AssertionError(f"{self.name}: a Save led nowhere ({self.page.url})")
 
 
+def fill_correction(thumb: Thumb, deal: Deal) -> None:
+    """Change a deal's form, filled in with what was saved, to ``deal``'s captures. Its
+    count boxes are all typed already, so the cursor does not move on by itself (a box
+    blurs after a digit): each box is set on its own."""
+    caps = deal.captures
+    page = thumb.page
+    if caps.king_of_hearts is not None:
+        fill_card(thumb, "kh", caps.king_of_hearts)
+    for key, queen in zip(QUEEN_KEYS, caps.queens or (), strict=False):
+        fill_card(thumb, key, queen)
+    for name in ("diamonds", "tricks"):
+        counts = getattr(caps, name)
+        if counts is None:
+            continue
+        for seat, value in enumerate(counts):
+            page.locator(f"#{name}-{seat}").fill(str(value))
+        expect(page.get_by_test_id(f"{name}-sum")).to_have_class("sum ok")
+
+
 @contextmanager
 def new_phone(browser: Browser, name: str) -> Iterator[Phone]:
     context = browser.new_context(**PHONE)  # type: ignore[arg-type]
@@ -791,7 +810,7 @@ class Soak:
             phone.page.get_by_test_id("latest-edit").click()
         expect(phone.page.get_by_test_id("deal-form")).to_be_visible()
         phone.page.wait_for_load_state("load")
-        fill(Thumb(phone.page), plan[index])
+        fill_correction(Thumb(phone.page), plan[index])
         phone.tap_save()
         landed = self.after_save(phone)
         if landed == "refused":
