@@ -378,15 +378,16 @@ class Phone:
 
     def evaluate(self, script: str, arg: Any = None) -> Any:
         """``page.evaluate`` that waits out a navigation under it."""
-        for _attempt in range(20):
+        for _attempt in range(25):
             try:
                 self.page.wait_for_load_state("load")
                 return self.page.evaluate(script, arg)
             except PlaywrightError as error:
-                if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                # A new page that has not run its scripts yet says "not defined".
+                if not any(w in str(error) for w in ("destroyed", "navigat", "not defined")):
                     raise
                 time.sleep(0.2)
-        raise AssertionError(f"{self.name}: the page kept navigating")
+        raise AssertionError(f"{self.name}: no page of the app's here ({self.page.url})")
 
     def outbox(self) -> list[dict[str, Any]]:
         return list(self.evaluate(OUTBOX, self.game_id))
@@ -476,7 +477,7 @@ class Phone:
                 if self.page.url.rstrip("/") == self.game_url:
                     on_game_since = on_game_since or time.monotonic()
                     if time.monotonic() - on_game_since > 3:
-                        return "recorded"
+                        return "queued" if self.outbox() else "recorded"
         raise AssertionError(f"{self.name}: a Save led nowhere ({self.page.url})")
 
 
@@ -637,12 +638,10 @@ class Soak:
         first = next(e for e in entries if e["state"] == "conflict")
         on_server = {key_of(d) for d in self.server_log(phone.game_id)}
         same = first["entry"] is not None and key_of(first["entry"]) in on_server
-        discard = conflict.locator(
-            '[data-testid="conflict-discard"], [data-testid="discard-mine"]'
-        ).first
-        keep = conflict.locator(
-            '[data-testid="conflict-keep"], [data-testid="mine-is-next"]'
-        ).first
+        discard = conflict.get_by_test_id("conflict-discard")
+        # "Mine is the next deal" where the view asks "the same deal?"; else "keep" (send again).
+        nxt = conflict.get_by_test_id("conflict-next")
+        keep = nxt if nxt.count() else conflict.get_by_test_id("conflict-keep")
         if not same and first["action"] != "record":
             same = True  # an undo or a correction the server refused: dropped, as a player would
         self.log(f"  {phone.name}: conflict, {'discard mine' if same else 'mine is the next deal'}")
@@ -685,7 +684,17 @@ class Soak:
             button.wait_for(state="visible", timeout=5_000)
         if not button.is_visible():
             return "no-button"
-        fill(phone.open_form(deal), deal)
+        thumb = phone.open_form(deal)
+        try:
+            fill(thumb, deal)
+        except AssertionError as error:  # what was typed did not stay: said, typed again
+            self.report.find(
+                f"{phone.name} ({phone.net.mode}): typing into the {deal.contract.value} form "
+                f"did not stay ({' '.join(str(error).split())[:160]})"
+            )
+            phone.page.reload()
+            phone.page.wait_for_load_state("load")
+            fill(Thumb(phone.page), deal)
         phone.tap_save()
         return self.after_save(phone)
 
@@ -842,7 +851,9 @@ class Soak:
                 if page.get_by_test_id("undo-question").count() == 0:
                     break
             time.sleep(0.2)
-        assert page.url.startswith(before.split("?")[0]), f"{phone.name}: undo left the game page"
+        if page.url.split("?")[0].rstrip("/") != before.split("?")[0].rstrip("/"):
+            self.report.find(f"{where}: {phone.name}'s undo left the game page for {page.url}")
+            phone.open_game()
         self.look(phone, where + " (undone)")
         self.save_once(phone, plan[index], where, index + 1)
 
@@ -923,6 +934,8 @@ class Soak:
             phone.game_url = f"{self.base}/games/{game_id}"
             phone.game_id = game_id
             keep_on_phone(phone.page)
+        if self.allowed("offline"):  # every game sees a phone offline, however short
+            self.weather(self.rng.choice(self.phones), "offline")
         for index in range(start, DEALS_PER_GAME):
             self.play_deal(plan, index, f"game {number} deal {index + 1}")
         self.all_synced()
