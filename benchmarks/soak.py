@@ -73,7 +73,9 @@ def main() -> int:
                         games,
                         deals,
                         exclude,
-                        log=(lambda line: None) if quiet else (lambda line: print(line, flush=True)),
+                        log=(lambda line: None)
+                        if quiet
+                        else (lambda line: print(line, flush=True)),
                     )
                 finally:
                     browser.close()

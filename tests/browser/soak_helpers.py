@@ -49,7 +49,6 @@ from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import RulesError
 from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
 from tests.browser.conftest import join
@@ -165,7 +164,9 @@ def key_of(entry: dict[str, Any]) -> str:
 READ_BOARD = r"""() => {
   const shown = (e) => !!e && !e.closest("[hidden]");
   const q = (s) => { const e = document.querySelector(s); return shown(e) ? e : null; };
-  const text = (e) => e ? e.textContent.replace(/[\u2066-\u2069]/g, "").replace(/\s+/g, " ").trim() : null;
+  const text = (e) => e ? e.textContent.replace(/[\u2066-\u2069]/g, "")
+    .replace(/\s+/g, " ").trim() : null;
+  const every = (s) => Array.from(document.querySelectorAll(s)).filter(shown);
   const turn = q('[data-testid="turn"]');
   return {
     heading: text(q('[data-testid="game-status"]')),
@@ -173,10 +174,10 @@ READ_BOARD = r"""() => {
     king: turn ? text(turn.querySelector("strong")) : null,
     dealer: text(q('[data-testid="dealer-line"]')),
     asks: text(q('[data-testid="choose-contract"] h2')),
-    contracts: Array.from(document.querySelectorAll('[data-testid="choose-contract"] a.contract-button'))
-      .filter(shown).map((a) => a.getAttribute("data-testid")).sort(),
+    contracts: every('[data-testid="choose-contract"] a.contract-button')
+      .map((a) => a.getAttribute("data-testid")).sort(),
     totals: [0, 1, 2, 3].map((s) => text(q('[data-testid="total-' + s + '"] .total-score'))),
-    sheet_total: Array.from(document.querySelectorAll('[data-testid="grand-total"] td')).filter(shown).map(text),
+    sheet_total: every('[data-testid="grand-total"] td').map(text),
     latest: text(q('[data-testid="latest"] p')),
   };
 }"""
@@ -187,6 +188,10 @@ PHONE_LOG = """([url, game]) => SKBoot.load().then(() => Promise.all([
   SKOutbox.list(game)]))
   .then(([data, entries]) => ({log: data.log, pending: SKOffline.pendingOf(entries)}))"""
 """The log a phone draws its screens from: the server's last log it holds, then its outbox."""
+
+KEPT_VERSION = """(url) => caches.open("sk-pages").then((c) => c.match(url))
+  .then((r) => (r ? r.json() : {})).then((d) => d.version === undefined ? null : d.version)"""
+"""The version of the game in the copy the phone keeps (its service worker's cache)."""
 
 OUTBOX = """(game) => SKBoot.load().then(() => SKOutbox.list(game))
   .then((entries) => entries.map((e) => ({id: e.entry_id, state: e.state, action: e.action,
@@ -289,7 +294,7 @@ class Report:
             f"games {self.games}, deals meant {self.meant}, recorded {self.recorded}, "
             f"lost {self.lost}, recorded twice {self.twice}, other wrong {self.wrong}",
             f"offline screens compared {self.screens}, disagreements {self.disagreements}",
-            f"same deal saved on both phones {self.same_deal_saves} (asked \"the same deal?\" "
+            f'same deal saved on both phones {self.same_deal_saves} (asked "the same deal?" '
             f"{self.same_deal_asked}), offline conflicts {self.conflicts}, saves queued "
             f"{self.queued_saves}, edits {self.edits}, undos {self.undos}, network changes "
             f"{self.network_changes}",
@@ -594,6 +599,8 @@ class Soak:
         self.report.network_changes += 1
         was_online = phone.net.online
         self.log(f"    {phone.name}: network {phone.net.mode} -> {force}")
+        if was_online and phone.game_id:
+            self.kept_fresh(phone)
         phone.net.set(force)
         if phone.net.online and not was_online:
             self.synced(phone)
@@ -601,6 +608,22 @@ class Soak:
             # A network that went away takes the page's live stream with it; the route
             # only sees new requests, so the page is opened again (from the phone's copy).
             phone.open_game()
+
+    def kept_fresh(self, phone: Phone) -> None:
+        """Before the network goes: the phone's kept copy of the game is the server's (a
+        page just opened fetches it; the network dropping under that fetch would leave an
+        older copy, a race no table meets every deal)."""
+        version = self.api("GET", f"/api/v1/games/{phone.game_id}", "")["version"]
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            kept = phone.evaluate(KEPT_VERSION, phone.offline_url)
+            if kept == version:
+                return
+            time.sleep(0.2)
+        self.report.find(
+            f"{phone.name}: 5 s after its game page opened online, the copy it keeps is "
+            f"version {kept}, the server's {version}"
+        )
 
     def synced(self, phone: Phone) -> None:
         """``phone`` is online: its outbox empties by itself (the ``online`` event, the
@@ -754,7 +777,8 @@ class Soak:
             errors = phone.page.locator(
                 '[data-testid="error-summary"], [data-testid="offline-errors"]'
             ).first.inner_text()
-            why = f"its save of {deal.contract.value} was refused: {' '.join(errors.split())[:200]!r}"
+            words = " ".join(errors.split())[:200]
+            why = f"its save of {deal.contract.value} was refused: {words!r}"
         else:
             why = f"it offered no {deal.contract.value} button to tap"
         self.report.find(
@@ -800,7 +824,7 @@ class Soak:
         if all(p.net.online for p in phones) and landed.count("same-deal") != 1:
             self.report.find(
                 f"{where}: both phones online saved the same deal; expected one recorded and "
-                f"one asked \"the same deal?\", got {landed}"
+                f'one asked "the same deal?", got {landed}'
             )
         for phone in phones:
             self.look(phone, where)
@@ -878,12 +902,16 @@ class Soak:
         for op, a1, a2, b1, b2 in matcher.get_opcodes():
             if op in ("delete", "replace"):
                 lost += a2 - a1
-                what += [f"deal {a + 1} ({plan[a].contract.value}) is missing" for a in range(a1, a2)]
+                what += [
+                    f"deal {a + 1} ({plan[a].contract.value}) is missing" for a in range(a1, a2)
+                ]
             if op in ("insert", "replace"):
                 for b in range(b1, b2):
                     if have[b] in want:
                         twice += 1
-                        what.append(f"the server's deal {b + 1} repeats deal {want.index(have[b]) + 1}")
+                        what.append(
+                            f"the server's deal {b + 1} repeats deal {want.index(have[b]) + 1}"
+                        )
                     else:
                         wrong += 1
                         what.append(f"the server's deal {b + 1} is none the table played")
@@ -985,4 +1013,3 @@ def run_soak(
         close_context(viewer)
         report.seconds = time.monotonic() - started
     return report
-
