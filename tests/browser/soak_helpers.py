@@ -8,8 +8,8 @@ ten games); no pytest here. :func:`run_soak` drives it all and returns a
 - **The table's plan.** Every game is planned first (:func:`plan_game`): per kingdom a
   random order of the king's five contracts, and for each deal random captures the rules
   engine accepts (R2–R7), so the sequence the table means is known before a card is dealt.
-- **Two phones**, two browser contexts that joined one game served by gunicorn. Before
-  each deal the network of each phone may change (:class:`Network`): online; offline
+- **Two phones**, two browser contexts (one in English, one in Arabic) that joined one
+  game served by gunicorn. Before each deal the network of each phone may change (:class:`Network`): online; offline
   (``context.set_offline``); a Wi-Fi that drops every request while ``navigator.onLine``
   stays true; a server that answers every post 503; and, for one save, an answer lost
   after the post reached the server. A phone that comes back online is left to sync its
@@ -59,6 +59,9 @@ NAMES = ["Rana", "Sami", "Omar", "Lina"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DEALS_PER_GAME = 20
 ENGINE_MS = 90_000
+LANGS = ("en", "ar")
+"""Phone A's language and phone B's (right to left, Arabic-Indic digits)."""
+ISOLATES = "\u2066\u2067\u2068\u2069"
 SYNC_S = 60.0
 
 SCENARIOS = (
@@ -320,16 +323,19 @@ def call_once(port: int, method: str, path: str, body: Any = None, **head: str) 
 
 class Shadow:
     """A game on the same server moved to any log through the API, and its page opened in
-    a context of its own: the server's page for that log."""
+    a context of its own per language: the server's page for that log."""
 
-    def __init__(self, port: int, context: BrowserContext, base: str) -> None:
+    def __init__(self, port: int, contexts: dict[str, BrowserContext], base: str) -> None:
         self.port = port
         self.base = base
         self.game_id, self.token, state = Client(port).new_game(first_king=0)
         self.version = state["version"]
         self.log: list[dict[str, Any]] = []
-        self.page = context.new_page()
-        join(self.page, base, self.game_id, self.token)
+        self.pages: dict[str, Page] = {}
+        for lang, context in contexts.items():
+            page = self.pages[lang] = context.new_page()
+            page.goto(f"{base}/lang/{lang}?next=/")
+            join(page, base, self.game_id, self.token)
 
     def call(self, method: str, path: str, body: Any = None, if_match: bool = False) -> Any:
         headers = {"Authorization": f"Bearer {self.token}"}
@@ -359,10 +365,11 @@ class Shadow:
                 self.call("POST", "/deals", {k: entry[k] for k in ("contracts", "captures")})
             self.log.append(entry)
 
-    def board(self, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def board(self, log: Sequence[dict[str, Any]], lang: str) -> dict[str, Any]:
         self.move_to(log)
-        self.page.goto(f"{self.base}/games/{self.game_id}")
-        return dict(self.page.evaluate(READ_BOARD))
+        page = self.pages[lang]
+        page.goto(f"{self.base}/games/{self.game_id}")
+        return dict(page.evaluate(READ_BOARD))
 
 
 # --- a phone -----------------------------------------------------------------------------
@@ -374,6 +381,7 @@ class Phone:
     context: BrowserContext
     page: Page
     net: Network
+    lang: str = "en"
     game_url: str = ""
     game_id: str = ""
 
@@ -435,8 +443,8 @@ class Phone:
     def next_deal(self) -> int | None:
         """The deal number the phone's heading shows (None: the game is over)."""
         heading = self.page.get_by_test_id("game-status").inner_text()
-        digits = [int(w) for w in heading.replace("\u2068", " ").replace("\u2069", " ").split()
-                  if w.isdigit()]  # fmt: skip
+        words = "".join(" " if c in ISOLATES else c for c in heading).split()
+        digits = [int(w) for w in words if w.isdigit()]  # Arabic-Indic digits too
         return digits[0] if digits else None
 
     def phone_log(self) -> list[Any]:
@@ -506,12 +514,14 @@ def fill_correction(thumb: Thumb, deal: Deal) -> None:
 
 
 @contextmanager
-def new_phone(browser: Browser, name: str) -> Iterator[Phone]:
+def new_phone(browser: Browser, base: str, name: str, lang: str) -> Iterator[Phone]:
+    """A phone whose pages are in ``lang`` (the site's language menu, a cookie)."""
     context = browser.new_context(**PHONE)  # type: ignore[arg-type]
     context.set_default_timeout(20_000)
     page = context.new_page()
+    page.goto(f"{base}/lang/{lang}?next=/")
     try:
-        yield Phone(name, context, page, Network(context))
+        yield Phone(name, context, page, Network(context), lang)
     finally:
         close_context(context)
 
@@ -678,7 +688,7 @@ class Soak:
         phone.drawn()
         mine = phone.board()
         log = phone.phone_log()
-        theirs = self.shadow.board(log)
+        theirs = self.shadow.board(log, phone.lang)
         self.report.screens += 1
         if mine != theirs:
             self.report.disagreements += 1
@@ -1001,15 +1011,18 @@ def run_soak(
     port = int(base.rsplit(":", 1)[1])
     soak = Soak(browser, base, random.Random(seed), report, frozenset(exclude), log=log)
     soak.port = port
-    viewer = browser.new_context(**PHONE)  # type: ignore[arg-type]
-    viewer.set_default_timeout(20_000)
+    viewers = {lang: browser.new_context(**PHONE) for lang in LANGS}  # type: ignore[arg-type]
     try:
-        with new_phone(browser, "phone A") as a, new_phone(browser, "phone B") as b:
+        with (
+            new_phone(browser, base, "phone A", LANGS[0]) as a,
+            new_phone(browser, base, "phone B", LANGS[1]) as b,
+        ):
             soak.phones = [a, b]
-            soak.shadow = Shadow(port, viewer, base)
+            soak.shadow = Shadow(port, viewers, base)
             for number in range(1, games + 1):
                 soak.play_game(number, deals)
     finally:
-        close_context(viewer)
+        for viewer in viewers.values():
+            close_context(viewer)
         report.seconds = time.monotonic() - started
     return report

@@ -5,7 +5,9 @@ server's page for the same log (tests/browser/soak_helpers.py says how).
 
 Its size and its draw come from the environment, so that a failure can be replayed:
 
-- ``SOAK_SEED``: the random schedule's seed (printed; a new one each run by default);
+- ``SOAK_SEED``: the random schedule's seed (printed; a new one each run by default): the
+  same plan, the same networks and the same choices again (the pages' own timing may still
+  differ);
 - ``SOAK_GAMES``: how many whole games (default 1);
 - ``SOAK_DEALS``: how many of each game's 20 deals the phones play, the last ones (the
   earlier ones are recorded through the API first; default 6: deals 15 to 20, so a
