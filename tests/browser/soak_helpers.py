@@ -9,9 +9,9 @@ ten games); no pytest here. :func:`run_soak` drives it all and returns a
   random order of the king's five contracts, and for each deal random captures the rules
   engine accepts (R2–R7), so the sequence the table means is known before a card is dealt.
 - **Two phones**, two browser contexts (one in English, one in Arabic) that joined one
-  game served by gunicorn. Before each deal the network of each phone may change (:class:`Network`): online; offline
-  (``context.set_offline``); a Wi-Fi that drops every request while ``navigator.onLine``
-  stays true; a server that answers every post 503; and, for one save, an answer lost
+  game served by gunicorn. Before each deal the network of each phone may change
+  (:class:`Network`): online; offline (``context.set_offline``); a Wi-Fi that drops every
+  request while ``navigator.onLine`` stays true; a server that answers every post 503; and, for one save, an answer lost
   after the post reached the server. A phone that comes back online is left to sync its
   outbox by itself (the ``online`` event and the retries), conflicts being decided as
   the table would: "discard mine" when the server holds that very deal.
@@ -51,7 +51,6 @@ from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
-from tests.browser.conftest import join
 from tests.browser.phone import QUEEN_KEYS, Deal, Thumb, fill, fill_card
 from tests.server.serving import Client
 
@@ -335,7 +334,7 @@ class Shadow:
         for lang, context in contexts.items():
             page = self.pages[lang] = context.new_page()
             page.goto(f"{base}/lang/{lang}?next=/")
-            join(page, base, self.game_id, self.token)
+            join_game(page, base, self.game_id, self.token)
 
     def call(self, method: str, path: str, body: Any = None, if_match: bool = False) -> Any:
         headers = {"Authorization": f"Bearer {self.token}"}
@@ -406,15 +405,7 @@ class Phone:
         return list(self.evaluate(OUTBOX, self.game_id))
 
     def open_game(self) -> None:
-        for attempt in range(5):
-            try:
-                self.page.goto(self.game_url)
-                break
-            except PlaywrightError as error:  # the page's own reload (a sync) got there first
-                if attempt == 4 or not any(w in str(error) for w in ("interrupted", "ABORTED")):
-                    raise
-                time.sleep(0.3)
-        self.page.wait_for_load_state("load")
+        goto(self.page, self.game_url)
         if self.draws_itself():
             self.drawn()
 
@@ -511,6 +502,26 @@ def fill_correction(thumb: Thumb, deal: Deal) -> None:
         for seat, value in enumerate(counts):
             page.locator(f"#{name}-{seat}").fill(str(value))
         expect(page.get_by_test_id(f"{name}-sum")).to_have_class("sum ok")
+
+
+def goto(page: Page, url: str) -> None:
+    """``page.goto`` that waits out the page's own reload (a sync that just ended)."""
+    for attempt in range(5):
+        try:
+            page.goto(url)
+            break
+        except PlaywrightError as error:
+            if attempt == 4 or not any(w in str(error) for w in ("interrupted", "ABORTED")):
+                raise
+            time.sleep(0.3)
+    page.wait_for_load_state("load")
+
+
+def join_game(page: Page, base: str, game_id: str, token: str) -> None:
+    """Open a game's edit link on ``page`` and confirm: this phone may enter its deals."""
+    goto(page, f"{base}/games/{game_id}/join/{token}")
+    with page.expect_navigation():
+        page.get_by_test_id("join-yes").click()
 
 
 @contextmanager
@@ -968,7 +979,7 @@ class Soak:
             self.api("POST", f"/api/v1/games/{game_id}/deals", token, payload(deal))
         for phone in self.phones:
             phone.net.set("ok")
-            join(phone.page, self.base, game_id, token)
+            join_game(phone.page, self.base, game_id, token)
             phone.game_url = f"{self.base}/games/{game_id}"
             phone.game_id = game_id
             keep_on_phone(phone.page)
