@@ -10,11 +10,12 @@ ten games); no pytest here. :func:`run_soak` drives it all and returns a
   engine accepts (R2–R7), so the sequence the table means is known before a card is dealt.
 - **Two phones**, two browser contexts (one in English, one in Arabic) that joined one
   game served by gunicorn. Before each deal the network of each phone may change
-  (:class:`Network`): online; offline (``context.set_offline``); a Wi-Fi that drops every
-  request while ``navigator.onLine`` stays true; a server that answers every post 503;
-  and, for one save, an answer lost after the post reached the server. A phone that comes back online is left to sync its
-  outbox by itself (the ``online`` event and the retries), conflicts being decided as
-  the table would: "discard mine" when the server holds that very deal.
+  (:class:`Network`): online; offline (``context.set_offline``); a Wi-Fi that drops
+  every request while ``navigator.onLine`` stays true; a server that answers every post
+  503; and, for one save, an answer lost after the post reached the server. A phone that
+  comes back online is left to sync its outbox by itself (the ``online`` event and the
+  retries), conflicts being decided as the table would: "discard mine" when the server
+  holds that very deal.
 - **Who saves.** The deal is entered on a phone whose screen is at that deal; sometimes
   on both at once (the same deal twice: the second must end in "the same deal?" and
   "Discard mine"), more often at a kingdom's last deal and the game's last. Now and
