@@ -321,6 +321,10 @@ def call_once(port: int, method: str, path: str, body: Any = None, **head: str) 
 # --- the server's page for a log ---------------------------------------------------------
 
 
+class Refused(Exception):
+    """The server refused an entry of a phone's log: no page of the server's shows it."""
+
+
 class Shadow:
     """A game on the same server moved to any log through the API, and its page opened in
     a context of its own per language: the server's page for that log."""
@@ -344,6 +348,8 @@ class Shadow:
         status, answer = call_once(
             self.port, method, f"/api/v1/games/{self.game_id}{path}", body, **headers
         )
+        if status in (409, 422):
+            raise Refused(" ".join(e["message"] for e in answer.get("errors", [])))
         if status >= 300:
             raise AssertionError(f"shadow game {method} {path}: {status} {answer}")
         self.version = answer["game"]["version"] if "game" in answer else answer["version"]
@@ -701,8 +707,17 @@ class Soak:
         phone.drawn()
         mine = phone.board()
         log = phone.phone_log()
-        theirs = self.shadow.board(log, phone.lang)
         self.report.screens += 1
+        try:
+            theirs = self.shadow.board(log, phone.lang)
+        except Refused as refusal:
+            self.report.disagreements += 1
+            self.report.find(
+                f"screen disagrees ({phone.name}, {where}): it is drawn from a log of "
+                f"{len(log)} entries the server refuses ({str(refusal)[:160]!r}); the "
+                f"phone shows {mine['heading']!r}, {mine['kingdom']!r}, {mine['contracts']}"
+            )
+            return
         if mine != theirs:
             self.report.disagreements += 1
             diff = {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs.get(k)}
