@@ -61,6 +61,8 @@ DEALS_PER_GAME = 20
 ENGINE_MS = 90_000
 LANGS = ("en", "ar")
 """Phone A's language and phone B's (right to left, Arabic-Indic digits)."""
+WRITES_PER_SHADOW = 900
+"""A shadow game is replaced before the server's cap of 1,000 writes per game."""
 ISOLATES = "\u2066\u2067\u2068\u2069"
 SYNC_S = 60.0
 
@@ -332,14 +334,20 @@ class Shadow:
     def __init__(self, port: int, contexts: dict[str, BrowserContext], base: str) -> None:
         self.port = port
         self.base = base
-        self.game_id, self.token, state = Client(port).new_game(first_king=0)
-        self.version = state["version"]
-        self.log: list[dict[str, Any]] = []
         self.pages: dict[str, Page] = {}
         for lang, context in contexts.items():
             page = self.pages[lang] = context.new_page()
             page.goto(f"{base}/lang/{lang}?next=/")
-            join_game(page, base, self.game_id, self.token)
+        self.fresh_game()
+
+    def fresh_game(self) -> None:
+        """A new shadow game: one game keeps at most 1,000 writes (API.md), and moving
+        back and forth between logs spends them."""
+        self.game_id, self.token, state = Client(self.port).new_game(first_king=0)
+        self.version = state["version"]
+        self.log: list[dict[str, Any]] = []
+        for page in self.pages.values():
+            join_game(page, self.base, self.game_id, self.token)
 
     def call(self, method: str, path: str, body: Any = None, if_match: bool = False) -> Any:
         headers = {"Authorization": f"Bearer {self.token}"}
@@ -356,6 +364,8 @@ class Shadow:
         return answer
 
     def move_to(self, log: Sequence[dict[str, Any]]) -> None:
+        if self.version > WRITES_PER_SHADOW:
+            self.fresh_game()
         keys = [key_of(e) for e in log]
         common = 0
         while common < min(len(keys), len(self.log)) and key_of(self.log[common]) == keys[common]:
