@@ -72,4 +72,5 @@ def test_api_messages_isolate_names(client: FlaskClient) -> None:
     )
     again = client.post(f"{API}/games/{game['id']}/deals", json=trix, headers=auth)
     assert again.status_code == 409
-    assert again.get_json()["errors"][0]["message"].startswith(f"{FSI}عمر{PDI} has already")
+    message = again.get_json()["errors"][0]["message"]
+    assert message.startswith(f"The kingdom of {FSI}عمر{PDI} has already")

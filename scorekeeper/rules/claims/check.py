@@ -21,8 +21,8 @@ won't take the K♥", "200 in Trix" is "I go out first".
 >>> answer["holds"], answer["guaranteed"], answer["guaranteed_known"], answer["line"]
 (True, 0, True, [])
 >>> answer["message"]
-'The claim holds: Rana can make sure of at least 0 from here (he takes no more tricks \
-whatever the others do).'
+'The claim holds: Rana can make sure of at least 0 from here (the claimant takes no more \
+tricks whatever the others do).'
 >>> answer = check_claim({"contracts": ["collections"], "king": 0,
 ...     "hands": {"0": ["2S", "3S"], "1": ["AS", "KS"], "2": ["QS", "JS"], "3": ["TS", "9S"]},
 ...     "current_trick": [], "leader": 0, "claim": {"seat": 1, "min_score": 0}})
