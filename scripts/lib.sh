@@ -106,23 +106,32 @@ PYODIDE_INTEGRITY="sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5
 PYODIDE_FILES=(pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json)
 
 ensure_pyodide() {
-    local dest="vendor/pyodide/$PYODIDE_VERSION" tmp tarball got file
+    ensure_npm_files pyodide "$PYODIDE_VERSION" "$PYODIDE_INTEGRITY" \
+        "vendor/pyodide/$PYODIDE_VERSION" "${PYODIDE_FILES[@]}"
+}
+
+# ensure_npm_files NAME VERSION INTEGRITY DEST FILE...: `npm pack` NAME@VERSION, check the
+# tarball's SHA-512 against INTEGRITY (npm's "sha512-…" form), and copy the FILEs of its
+# package/ folder into DEST; done once (DEST/.complete), never from a CDN.
+ensure_npm_files() {
+    local name="$1" version="$2" integrity="$3" dest="$4" tmp tarball got file
+    shift 4
     [ -f "$dest/.complete" ] && return 0
     command -v npm >/dev/null 2>&1 || ensure_apt_packages npm
-    log "npm pack pyodide@$PYODIDE_VERSION -> $dest"
-    tmp="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-pyodide.XXXXXX")"
-    (cd "$tmp" && npm pack --silent "pyodide@$PYODIDE_VERSION" >/dev/null) \
+    log "npm pack $name@$version -> $dest"
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-$name.XXXXXX")"
+    (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null) \
         || { rm -rf "$tmp"; return 1; }
-    tarball="$tmp/pyodide-$PYODIDE_VERSION.tgz"
+    tarball="$tmp/$name-$version.tgz"
     got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
-    if [ "$got" != "$PYODIDE_INTEGRITY" ]; then
+    if [ "$got" != "$integrity" ]; then
         rm -rf "$tmp"
-        die "pyodide-$PYODIDE_VERSION.tgz does not have the pinned SHA-512"
+        die "$name-$version.tgz does not have the pinned SHA-512"
     fi
     tar -xzf "$tarball" -C "$tmp"
     rm -rf "$dest"
     mkdir -p "$dest"
-    for file in "${PYODIDE_FILES[@]}"; do
+    for file in "$@"; do
         cp "$tmp/package/$file" "$dest/$file"
     done
     rm -rf "$tmp"
@@ -137,25 +146,8 @@ AXE_VERSION="4.14.1"
 AXE_INTEGRITY="sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
 
 ensure_axe() {
-    local dest="vendor/axe-core/$AXE_VERSION" tmp tarball got
-    [ -f "$dest/.complete" ] && return 0
-    command -v npm >/dev/null 2>&1 || ensure_apt_packages npm
-    log "npm pack axe-core@$AXE_VERSION -> $dest"
-    tmp="$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-axe.XXXXXX")"
-    (cd "$tmp" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null) \
-        || { rm -rf "$tmp"; return 1; }
-    tarball="$tmp/axe-core-$AXE_VERSION.tgz"
-    got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
-    if [ "$got" != "$AXE_INTEGRITY" ]; then
-        rm -rf "$tmp"
-        die "axe-core-$AXE_VERSION.tgz does not have the pinned SHA-512"
-    fi
-    tar -xzf "$tarball" -C "$tmp"
-    rm -rf "$dest"
-    mkdir -p "$dest"
-    cp "$tmp/package/axe.min.js" "$tmp/package/LICENSE" "$dest/"
-    rm -rf "$tmp"
-    touch "$dest/.complete"
+    ensure_npm_files axe-core "$AXE_VERSION" "$AXE_INTEGRITY" \
+        "vendor/axe-core/$AXE_VERSION" axe.min.js LICENSE
 }
 
 # --- Throwaway PostgreSQL -------------------------------------------------
