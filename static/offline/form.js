@@ -276,7 +276,7 @@
       if (problems.length) { showErrors(problems); return null; }
       if (editing && editing.replaces) return replaceOwn(data, entries);
       var entry = entryOf(data, waiting, sentAs);
-      return O.check(data, O.pendingOf(waiting), { action: entry.action, entry: entry.entry, n: entry.n }).then(function (answer) {
+      return O.checkSave(data, O.pendingOf(waiting), { action: entry.action, entry: entry.entry, n: entry.n }).then(function (answer) {
         if (!answer.ok) { showErrors(answer.errors); return null; }
         entry.preview = answer.deal || null;
         return keep(stamp(entry, data, waiting, answer.deal, sentAs));
@@ -307,7 +307,7 @@
     var changed = entries.map(function (e) {
       return e === own ? { action: e.action, entry: formEntry(), entry_id: e.entry_id, state: e.state } : e;
     });
-    return O.check(data, O.pendingOf(changed), null).then(function (answer) {
+    return O.checkSave(data, O.pendingOf(changed), null).then(function (answer) {
       if (!answer.ok) { showErrors(answer.errors); return null; }
       own.entry = formEntry();
       own.preview = null;

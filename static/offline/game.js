@@ -721,7 +721,7 @@
         if (details) details.open = false;
         return Outbox.add(entry).then(O.askBackgroundSync);
       }
-      return O.check(data, O.pendingOf(waiting), { action: "redeal", entry: entry.entry }).then(function (answer) {
+      return O.checkSave(data, O.pendingOf(waiting), { action: "redeal", entry: entry.entry }).then(function (answer) {
         if (!answer.ok) { formErrors(form, answer.errors.map(function (e) { return e.message; })); return null; }
         return kept();
       }, function () {

@@ -168,7 +168,8 @@
 
   // --- the engine on the phone ------------------------------------------------------------
 
-  var Engine = { worker: null, ready: null, seq: 0, waiting: {} };
+  var Engine = { worker: null, ready: null, booted: false, seq: 0, waiting: {} };
+  var ENGINE_WAIT_MS = 2000;  // a Save waits no longer for an engine still starting
 
   function startEngine(config) {
     if (Engine.ready) return Engine.ready;
@@ -176,7 +177,7 @@
     Engine.ready = new Promise(function (resolve, reject) {
       Engine.worker.onmessage = function (event) {
         var message = event.data;
-        if (message.type === "ready") { Engine.phases = message.phases; resolve(message.ms); }
+        if (message.type === "ready") { Engine.phases = message.phases; Engine.booted = true; resolve(message.ms); }
         else if (message.type === "failed") reject(new Error(message.error));
         else if (message.type === "answer") {
           var done = Engine.waiting[message.id];
@@ -208,6 +209,18 @@
   // The game replayed with ``pending`` entries, then ``entry``: the engine's answer.
   function check(data, pending, entry) {
     return ask(data, "check", { game: data, pending: pending, entry: entry || null });
+  }
+
+  // A Save does not wait for an engine still starting (Pyodide can take long on a busy
+  // phone): past ENGINE_WAIT_MS it is refused here, and the caller keeps the entry
+  // "not checked yet" for the server to check at sync. The engine goes on starting.
+  function checkSave(data, pending, entry) {
+    var asked = check(data, pending, entry);
+    if (Engine.booted) return asked;
+    var late = new Promise(function (resolve, reject) {
+      setTimeout(function () { reject(new Error("engine still starting")); }, ENGINE_WAIT_MS);
+    });
+    return Promise.race([asked, late]);
   }
 
   // The one game state every offline screen is drawn from (phone.screen): the server's
@@ -342,7 +355,7 @@
   }
 
   window.SKOffline = {
-    engine: Engine, startEngine: startEngine, check: check, screen: screen, gameData: gameData,
+    engine: Engine, startEngine: startEngine, check: check, checkSave: checkSave, screen: screen, gameData: gameData,
     syncNow: syncNow, keepOffline: keepOffline, fill: fill, score: score, number: number, el: el, json: json,
     pendingOf: pendingOf, rough: rough, refreshCount: refreshCount, askBackgroundSync: askBackgroundSync,
     flashSaved: flashSaved, send: send, postAsUsual: postAsUsual
