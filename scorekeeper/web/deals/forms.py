@@ -118,30 +118,12 @@ def make_deal_form(
     return form
 
 
-class DealForm(ProblemsForm):
-    """What each player took in one deal (API.md "Deal captures"), field by field.
+class PlayedForm(ProblemsForm):
+    """A form for an entry of the log, with the phone's clock at Save (``played_at``, a
+    hidden field ``static/deal_form.js`` fills): when the deal was played, not when it
+    reached the server."""
 
-    A new deal's form also says where it was typed (hidden): the game, the deal's
-    number and its king (:class:`~scorekeeper.store.positions.Position`), so that a deal
-    another phone recorded meanwhile is never saved as the next one by itself; and the
-    phone's clock at Save (``played_at``, set by ``static/deal_form.js``).
-    """
-
-    position_n = VersionField(widget=HiddenInput(), validators=[Optional()])
-    position_king = StringField(widget=HiddenInput())
-    position_game = StringField(widget=HiddenInput())
     played_at = StringField(widget=HiddenInput(), filters=[strip])
-
-    contracts: tuple[Contract, ...] = ()
-    sections: frozenset[str] = frozenset()
-
-    def position(self) -> Position | None:
-        """The position the form was typed for; None from a page made before forms said it."""
-        n = self.position_n.data
-        if not n:
-            return None
-        game = self.position_game.data or None
-        return Position(n, seat_or_none(self.position_king.data), game)
 
     def played(self) -> datetime | None:
         """The phone's clock at Save; None without one. A malformed one is the form's error."""
@@ -153,6 +135,31 @@ class DealForm(ProblemsForm):
         except RulesError as error:
             self.add_problems(error.problems)
             return None
+
+
+class DealForm(PlayedForm):
+    """What each player took in one deal (API.md "Deal captures"), field by field.
+
+    A new deal's form also says where it was typed (hidden): the game, the deal's
+    number and its king (:class:`~scorekeeper.store.positions.Position`), so that a deal
+    another phone recorded meanwhile is never saved as the next one by itself; and the
+    phone's clock at Save (``played_at``, :class:`PlayedForm`).
+    """
+
+    position_n = VersionField(widget=HiddenInput(), validators=[Optional()])
+    position_king = StringField(widget=HiddenInput())
+    position_game = StringField(widget=HiddenInput())
+
+    contracts: tuple[Contract, ...] = ()
+    sections: frozenset[str] = frozenset()
+
+    def position(self) -> Position | None:
+        """The position the form was typed for; None from a page made before forms said it."""
+        n = self.position_n.data
+        if not n:
+            return None
+        game = self.position_game.data or None
+        return Position(n, seat_or_none(self.position_king.data), game)
 
     def configure(
         self, contracts: tuple[Contract, ...], sections: frozenset[str], names: Sequence[str]
@@ -341,7 +348,7 @@ def closed_suit_offered(rules: RuleSet, contracts: Sequence[Contract]) -> bool:
     return rules.trix_closed_suit is ClosedSuit.REPLAY and Contract.TRIX in contracts
 
 
-class RedealForm(ProblemsForm):
+class RedealForm(PlayedForm):
     """A redeal claimed under R8, a misdeal, or a Trix deal void for a closed suit (R7).
 
     None of them uses up a contract.

@@ -172,12 +172,13 @@ def record_redeal(game_id: str) -> Page:
     require_edit(game_id)
     game = loaded.game
     form = RedealForm().configure(loaded.players, game.available_contracts, game.rules)
+    played = form.played()
     if not form.validate():
         return _render_game(loaded, form, status=422)
     entry, version = form.to_entry(), form.version.data
     outcome = try_form_write(
         lambda: services.record_redeal(
-            game_id, entry, version, page_source(game_id), form_entry_id()
+            game_id, entry, version, page_source(game_id), form_entry_id(), played_at=played
         ),
         form,
         loaded,

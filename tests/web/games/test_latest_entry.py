@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.store import games as services
 from tests.web.pages import html, new_game, post_deal, version
 
 KING = {"kh_taker": "1", "kh_doubled_by": ""}
@@ -58,3 +59,33 @@ def test_a_follower_sees_no_edit_or_undo(client: FlaskClient, app: Flask) -> Non
     follower = app.test_client()
     page = html(follower.get(f"/games/{game_id}"))
     assert 'data-testid="latest"' not in page
+
+
+def test_r8_a_redeal_from_the_page_keeps_the_phones_time_played(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    played = services.load_game(game_id).created_at.astimezone().replace(microsecond=0)
+    body = {
+        "version": str(version(game_id)),
+        "kind": "redeal",
+        "seat": "1",
+        "note": "",
+        "played_at": played.isoformat(),
+    }
+    assert client.post(f"/games/{game_id}/redeals", data=body).status_code == 302
+    (row,) = services.load_game(game_id).log
+    assert row.played_at == played
+
+
+def test_r8_a_redeal_with_a_clock_far_ahead_is_refused_and_not_saved(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    body = {
+        "version": str(version(game_id)),
+        "kind": "misdeal",
+        "seat": "",
+        "note": "",
+        "played_at": "2099-01-01T12:00:00+03:00",
+    }
+    response = client.post(f"/games/{game_id}/redeals", data=body)
+    assert response.status_code == 422
+    assert "check the phone&#39;s clock" in html(response)
+    assert not services.load_game(game_id).log
