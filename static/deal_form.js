@@ -52,6 +52,9 @@
     inputs.forEach(function (input) {
       if (input.value !== "") input.setAttribute("data-typed", "1");
     });
+    // An Edit form (or one shown again) opens with every box set: a box typed over there
+    // may grow to 13, the others being changed after it.
+    var prefilled = untyped().length === 0;
     function untyped() {
       return inputs.filter(function (i) { return !i.hasAttribute("data-typed"); });
     }
@@ -69,12 +72,21 @@
       sum.hidden = false;
       gate(form);
     }
+    // A count is complete once another digit could not fit in what is left: the other
+    // boxes the player typed, never the one that filled itself (it follows this one).
     function complete(input) {
       var n = value(input);
-      var others = inputs.reduce(function (acc, i) { return i === input ? acc : acc + value(i); }, 0);
+      var others = prefilled ? 0 : inputs.reduce(function (acc, i) {
+        return i === input || !i.hasAttribute("data-typed") ? acc : acc + value(i);
+      }, 0);
       return input.value.trim().length >= 2 || isZero(input) || n * 10 > total - others;
     }
     function advance(input) {
+      if (prefilled) {  // on through the boxes in order, the last one let go
+        var next = inputs[inputs.indexOf(input) + 1];
+        if (next) next.focus(); else input.blur();
+        return;
+      }
       var open = untyped();
       if (open.length <= 1) { input.blur(); return; }  // the last box fills itself
       var later = open.filter(function (i) { return inputs.indexOf(i) > inputs.indexOf(input); });
