@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from scorekeeper.web.offline import engine  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.closing import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.soak_helpers import run_soak  # noqa: E402
 from tests.server.serving import create_schema, fresh_database, start_server  # noqa: E402
 

@@ -169,7 +169,7 @@
   // --- the engine on the phone ------------------------------------------------------------
 
   var Engine = { worker: null, ready: null, booted: false, seq: 0, waiting: {} };
-  var ENGINE_WAIT_MS = 2000;  // a Save waits no longer for an engine still starting
+  var ENGINE_WAIT_MS = 8000;  // a Save waits no longer for an engine still starting
 
   function startEngine(config) {
     if (Engine.ready) return Engine.ready;

@@ -8,7 +8,6 @@ and CSRF is on, as a real browser meets it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,20 +16,8 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from scorekeeper.extensions import db
+from tests.browser.closing import CHROMIUM, Chromium, close
 from tests.conftest import skip_or_fail
-
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-# Flags that keep Debian's Chromium quiet and offline in a sandbox-less root shell.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {
@@ -64,7 +51,7 @@ def phone(browser: Browser) -> Iterator[Page]:
     try:
         yield page
     finally:
-        context.close()
+        close(context)
 
 
 @pytest.fixture
@@ -81,7 +68,7 @@ def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
 
     yield new
     for context in made:
-        context.close()
+        close(context)
 
 
 def screenshot(page: Page, name: str) -> Path:
@@ -99,16 +86,20 @@ def shoot(phone: Page) -> Callable[[str], Path]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def chromium() -> Iterator[Chromium]:
     """Debian's headless Chromium driven by Playwright (never `playwright install`)."""
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} is not installed")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+        holder = Chromium(playwright)
+        yield holder
+        holder.close()
+
+
+@pytest.fixture
+def browser(chromium: Chromium) -> Browser:
+    """The session's browser (a new one if a hang in Chromium had the last one killed)."""
+    return chromium.current()
 
 
 @pytest.fixture
@@ -119,7 +110,7 @@ def page(browser: Browser) -> Iterator[Page]:
     try:
         yield page
     finally:
-        context.close()
+        close(context)
 
 
 def join(page: Page, base: str, game_id: str, token: str) -> None:

@@ -52,6 +52,7 @@ from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game import DealEntry, Game
 from scorekeeper.rules.ruleset import RuleSet
+from tests.browser import closing
 from tests.browser.phone import QUEEN_KEYS, Deal, Thumb, fill, fill_card
 from tests.server.serving import Client
 
@@ -574,7 +575,7 @@ def close_context(context: BrowserContext) -> None:
             if page.url.startswith("http"):
                 page.wait_for_load_state("load")
                 page.evaluate(UPDATE_CHECKED)
-    context.close()
+    closing.close(context)
 
 
 def keep_on_phone(page: Page) -> None:

@@ -26,6 +26,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 from tests.browser.phone import tap_and_load
 
@@ -110,7 +111,7 @@ def scheme_context(browser: Browser) -> Iterator[Callable[[str], BrowserContext]
 
     yield new
     for context in made:
-        context.close()
+        close(context)
 
 
 def started_game(page: Page, base: str) -> str:

@@ -12,6 +12,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.web.disputes import pool
+from tests.browser.closing import close
 
 pytestmark = pytest.mark.browser
 
@@ -73,4 +74,4 @@ def test_without_javascript_the_page_refreshes_until_the_answer(
             "Not decided in time", timeout=15_000
         )
     finally:
-        context.close()
+        close(context)

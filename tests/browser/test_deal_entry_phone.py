@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 from tests.browser.phone import cell, tap_and_load, total_of
 from tests.common import NAMES
@@ -30,7 +31,7 @@ def form(browser: Browser, live_server: str, app: Flask) -> Iterator[tuple[Page,
     try:
         yield page, f"{live_server}/games/{loaded.id}/deals/new"
     finally:
-        context.close()
+        close(context)
 
 
 def test_r5_save_waits_for_thirteen_diamonds_and_says_why(form: tuple[Page, str]) -> None:

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.switches import Combination
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 
 pytestmark = pytest.mark.browser
@@ -49,7 +50,7 @@ def editor(browser: Browser, live_server: str, games: dict[str, tuple[str, str]]
     try:
         yield page
     finally:
-        context.close()
+        close(context)
 
 
 def overflow(page: Page) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 from tests.browser.phone import tap_and_load
 from tests.common import NAMES
@@ -69,7 +70,7 @@ def deal(browser: Browser, live_server: str, app: Flask) -> Iterator[tuple[Page,
     try:
         yield page, f"{live_server}/games/{loaded.id}/deals/new"
     finally:
-        context.close()
+        close(context)
 
 
 def submit_as_is(page: Page) -> None:

@@ -22,7 +22,8 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.store import models
 from scorekeeper.web.offline import engine
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser import closing
+from tests.browser.closing import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.phone import Deal, P, Thumb, fill, fill_card, form_url, tap_choice
 
 pytestmark = pytest.mark.browser
@@ -91,7 +92,7 @@ def settle(page: Page) -> None:
 def close(context: BrowserContext) -> None:
     for page in context.pages:
         settle(page)
-    context.close()
+    closing.close(context)
 
 
 @pytest.fixture
@@ -162,12 +163,24 @@ def keep_offline(page: Page) -> None:
     page.wait_for_function("localStorage.getItem('sk-engine')", timeout=ENGINE_MS)
 
 
+def engine_ready(page: Page) -> None:
+    """Offline, with the engine kept on this phone: wait until the form's engine has started.
+    A Save waits only a few seconds for it (then keeps the deal "not checked yet"), and
+    these tests prove the engine's own answers, which a busy machine could otherwise miss."""
+    page.wait_for_function(
+        """() => navigator.onLine || !localStorage.getItem('sk-engine')
+                 || (window.SKOffline && SKOffline.engine.booted)""",
+        timeout=ENGINE_MS,
+    )
+
+
 def open_form(page: Page, deal: Deal) -> Thumb:
     """Tap the deal's contract on the game page: its form, and a thumb to fill it."""
     with page.expect_navigation():
         page.get_by_test_id(f"contract-{deal.contract.value}").click()
     expect(page.get_by_test_id("deal-form")).to_be_visible()
     page.wait_for_load_state("load")  # its scripts run: they drive the boxes and the Save
+    engine_ready(page)
     return Thumb(page)
 
 
@@ -271,6 +284,7 @@ def test_five_deals_offline_then_exactly_those_on_the_server(
     record_offline(page, KING)
     # The King of Hearts again: refused by the engine on the phone (R2), nothing kept.
     page.goto(form_url(game_url, KING))
+    engine_ready(page)
     fill(Thumb(page), KING)
     page.get_by_test_id("save-deal").click()
     expect(page.get_by_test_id("offline-errors")).to_contain_text("already", timeout=ENGINE_MS)
@@ -449,6 +463,7 @@ def test_an_undo_on_a_failing_network_is_queued_and_undoes_one_deal(
 
 
 def redeal(page: Page, contract: str) -> None:
+    engine_ready(page)
     page.get_by_test_id("redeal").locator("summary").click()
     page.select_option("#redeal-seat", "2")
     page.select_option("#redeal-contract", contract)

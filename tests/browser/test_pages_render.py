@@ -13,6 +13,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 
 pytestmark = pytest.mark.browser
 
@@ -45,4 +46,4 @@ def test_times_are_shown_in_the_phones_time_zone(
             f"{local.hour % 12 or 12}:{local.minute:02d}" in text
         )
     finally:
-        context.close()
+        close(context)

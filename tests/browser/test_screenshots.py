@@ -15,6 +15,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, SCREENSHOTS, join
 from tests.common import NAMES, C, D, K, Q, T
 from tests.web.sheets.conftest import deal_for
@@ -99,7 +100,7 @@ def test_screenshots_of_every_page_kind(
         assert [p.stem for p in shots] == sorted(kinds)
         assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in shots)
     finally:
-        context.close()
+        close(context)
 
 
 def test_the_screenshots_are_not_committed() -> None:

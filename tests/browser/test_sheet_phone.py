@@ -18,6 +18,7 @@ from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.switches import Combination
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 
 pytestmark = pytest.mark.browser
@@ -64,7 +65,7 @@ def phone_editor(browser: Browser, live_server: str, game: tuple[str, str]) -> I
     try:
         yield page
     finally:
-        context.close()
+        close(context)
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

@@ -14,6 +14,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 
 pytestmark = pytest.mark.browser
 
@@ -58,4 +59,4 @@ def test_what_is_tapped_at_the_table_is_at_least_44_px(
                         small.append((path, selector, round(box["width"]), round(box["height"])))
         assert not small
     finally:
-        context.close()
+        close(context)

@@ -15,6 +15,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +107,7 @@ def test_every_page_is_readable_in_both_themes(
         background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
         assert (background == "rgb(22, 22, 26)") == (scheme == "dark")
     finally:
-        context.close()
+        close(context)
 
 
 def test_the_players_choice_overrides_the_phone_and_is_remembered(
@@ -129,4 +130,4 @@ def test_the_players_choice_overrides_the_phone_and_is_remembered(
         page.goto(live_server + "/theme/auto?next=/")
         assert page.evaluate("document.documentElement.dataset.theme") is None
     finally:
-        context.close()
+        close(context)

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, expect
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
+from tests.browser.closing import close
 from tests.browser.conftest import PHONE, join
 from tests.browser.phone import Deal, P, Thumb, assert_totals, engine_totals, enter_deal, fill, save
 from tests.common import NAMES, C, D, K, Q, T
@@ -107,4 +108,4 @@ def test_a_whole_game_in_at_most_90_taps_and_25_keystrokes(
         assert thumb.keys <= MAX_KEYS
         assert thumb.scrolls == 0
     finally:
-        context.close()
+        close(context)

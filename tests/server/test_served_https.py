@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.closing import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import skip_or_fail
 from tests.server.serving import Server
 
