@@ -75,12 +75,21 @@ class Server:
             os.killpg(self.process.pid, sig)
 
     def stop(self) -> None:
-        self.kill(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.kill(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        """A graceful stop, as a service manager asks it: TERM to the master, which stops
+        its workers. A worker forked a moment before misses that TERM (it still has the
+        master's handler, which only queues the signal), and the master would wait its
+        graceful timeout for it: past a few seconds, TERM goes to each process of the
+        group, whose handlers are by then their own. Whatever is left is then killed."""
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGTERM)
+        for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 20), (None, 10)):
+            try:
+                self.process.wait(timeout=wait)
+                break
+            except subprocess.TimeoutExpired:
+                if sig is not None:
+                    self.kill(sig)
+        self.kill(signal.SIGKILL)
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
