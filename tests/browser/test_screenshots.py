@@ -1,6 +1,9 @@
 """Screenshots of every kind of page, in English and Arabic, light and dark, on a phone
 (390×844): saved to artifacts/screenshots/<lang>-<theme>/ (git-ignored; the test makes the
-folder), for people to look at after each run."""
+folder), for people to look at after each run.
+
+Each page is loaded once per language and shot in both themes: the theme is left on
+"auto" and the phone's setting (``prefers-color-scheme``) is switched in place."""
 
 from __future__ import annotations
 
@@ -70,35 +73,44 @@ def page_kinds(middle: str, done: str) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+THEMES = ("light", "dark")
+
+
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_screenshots_of_every_page_kind(
     live_server: str,
     browser: Browser,
     games: dict[str, tuple[str, str]],
     lang: str,
-    theme: str,
 ) -> None:
-    folder = SCREENSHOTS / f"{lang}-{theme}"
-    folder.mkdir(parents=True, exist_ok=True)
+    folders = {theme: SCREENSHOTS / f"{lang}-{theme}" for theme in THEMES}
+    for folder in folders.values():
+        folder.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(**{**PHONE, "device_scale_factor": 1})  # type: ignore[arg-type]
     try:
         page = context.new_page()
         for game_id, token in games.values():
             join(page, live_server, game_id, token)
-        page.goto(f"{live_server}/theme/{theme}?next=/")
+        page.goto(f"{live_server}/theme/auto?next=/")
         page.goto(f"{live_server}/lang/{lang}?next=/")
         kinds = page_kinds(games["middle"][0], games["done"][0])
         for name, path in kinds.items():
+            page.emulate_media(color_scheme=THEMES[0])
             response = page.goto(live_server + path)
             assert response is not None
             expected = 404 if name.endswith("404") else 200
             assert response.status == expected, (name, response.status)
             assert page.locator("html").get_attribute("lang") == lang
-            page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-        shots = sorted(folder.glob("*.png"))
-        assert [p.stem for p in shots] == sorted(kinds)
-        assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in shots)
+            colours = set()
+            for theme in THEMES:
+                page.emulate_media(color_scheme=theme)
+                colours.add(page.evaluate("getComputedStyle(document.body).color"))
+                page.screenshot(path=str(folders[theme] / f"{name}.png"), full_page=True)
+            assert len(colours) == len(THEMES), (name, colours)  # the switch took
+        for folder in folders.values():
+            shots = sorted(folder.glob("*.png"))
+            assert [p.stem for p in shots] == sorted(kinds)
+            assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in shots)
     finally:
         close(context)
 
