@@ -33,16 +33,16 @@ from scorekeeper.text.locale import (
     localize_digits,
 )
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.blueprint import Page, bp
-from scorekeeper.web.errors import rollback
-from scorekeeper.web.events import new_night
-from scorekeeper.web.events.access import (
+from scorekeeper.web.access import (
     directing,
     grant_director,
     held_token,
     remember_event,
     require_director,
 )
+from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.errors import rollback
+from scorekeeper.web.events import new_night
 from scorekeeper.web.events.confirm import (
     Question,
     close_question,
