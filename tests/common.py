@@ -21,7 +21,7 @@ K, Q, D, C, T = (
 
 def owner_token(client: FlaskClient, game_id: str) -> str | None:
     """The edit token a browser that created ``game_id`` holds (sealed in its session)."""
-    from scorekeeper.web.sharing import access
+    from scorekeeper.web import access
 
     with client.session_transaction() as session:
         seals = dict(session.get("own_seals", []))

@@ -25,7 +25,7 @@ from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.store import models
-from scorekeeper.web.sharing import access
+from scorekeeper.web import access
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 

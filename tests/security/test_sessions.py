@@ -18,7 +18,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from scorekeeper.store import games as services
-from scorekeeper.web.sharing import access
+from scorekeeper.web import access
 from tests.common import owner_token
 
 PLAYERS = {f"players-{i}": n for i, n in enumerate(["Rana", "Sami", "Omar", "Lina"])}

@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorekeeper.paths import PROJECT_ROOT
-from scorekeeper.web.sharing import access
+from scorekeeper.web import access
 from tests.sql import every_row
 from tests.web.circles.test_api import DEALS
 

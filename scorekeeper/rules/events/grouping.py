@@ -25,10 +25,30 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from scorekeeper.rules.events.draw import Round
+
+class PlayedTable(Protocol):
+    """A table of a past round, as :class:`Meetings` reads it (a draw's ``Table``)."""
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+    def partners(self) -> tuple[tuple[str, str], tuple[str, str]]: ...
+
+
+class PlayedRound(Protocol):
+    """A past round, as :class:`Meetings` reads it (a draw's ``Round``)."""
+
+    @property
+    def tables(self) -> Sequence[PlayedTable]: ...
+
+    @property
+    def seated(self) -> tuple[str, ...]: ...
+
+    @property
+    def sitting_out(self) -> tuple[str, ...]: ...
+
 
 TABLE_SIZE = 4
 EXACT_LIMIT = 16
@@ -57,7 +77,7 @@ class Meetings:
     sat_out: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, history: Sequence[Round]) -> Meetings:
+    def of(cls, history: Sequence[PlayedRound]) -> Meetings:
         """The counts of ``history``; a round a player missed counts as a sit-out."""
         meetings = cls()
         everyone = {name for r in history for name in (*r.seated, *r.sitting_out)}

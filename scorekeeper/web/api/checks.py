@@ -1,5 +1,6 @@
 """The API's checks without a game (API.md ``POST /api/v1/check/<kind>``), and reading
-a request's JSON body, an uploaded JSON file and a bearer token.
+a request's JSON body and an uploaded JSON file (bearer tokens are
+:mod:`scorekeeper.web.access`'s).
 
 A claim (``check/claim``) is searched outside the request thread, in the claim
 pool, within its limits (a 429 or 503 beyond them).
@@ -12,7 +13,6 @@ path (:mod:`scorekeeper.web.errors`), in the request's language (``?lang=``, the
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, jsonify, request
@@ -25,33 +25,6 @@ from scorekeeper.web.disputes import pool
 from scorekeeper.web.server import workers
 
 bp = Blueprint("api", __name__)
-
-
-def bearer_token() -> str:
-    """The token of ``Authorization: Bearer <token>``, or "" without one."""
-    header = request.headers.get("Authorization", "")
-    scheme, _space, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else ""
-
-
-def require_bearer(
-    matches: Callable[[str], bool],
-    exists: Callable[[], bool],
-    not_found: Exception,
-    needed: str,
-    wrong: str,
-) -> None:
-    """Go on with the right bearer token; else ``not_found`` (a game, circle or club night
-    that does not exist: 404, whatever the token), 401 ``needed`` without a token, 403
-    ``wrong`` with another one."""
-    token = bearer_token()
-    if token and matches(token):
-        return
-    if not exists():
-        raise not_found
-    if not token:
-        abort(401, description=needed)
-    abort(403, description=wrong)
 
 
 def json_body() -> dict[str, Any]:

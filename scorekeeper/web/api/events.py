@@ -24,9 +24,9 @@ from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_b
 from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.api.checks import bearer_token, json_body, require_bearer
+from scorekeeper.web.access import bearer_token, require_bearer, require_circle_token
+from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.api.games import _if_match, _with_etag
-from scorekeeper.web.circles.access import require_circle_token
 from scorekeeper.web.events.present import event_json
 
 bp = Blueprint("api_events", __name__)

@@ -33,7 +33,8 @@ from scorekeeper.store.input import (
     take_position_and_time,
 )
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.api.checks import json_body, require_bearer
+from scorekeeper.web.access import require_bearer
+from scorekeeper.web.api.checks import json_body
 
 bp = Blueprint("api_games", __name__)
 

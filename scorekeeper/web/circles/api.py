@@ -15,8 +15,8 @@ from scorekeeper.store.circles import services
 from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_new_game_body
+from scorekeeper.web.access import require_circle_token
 from scorekeeper.web.api.checks import json_body
-from scorekeeper.web.circles.access import require_circle_token
 from scorekeeper.web.circles.present import circle_state, member_state
 
 bp = Blueprint("api_circles", __name__)

@@ -26,10 +26,11 @@ from scorekeeper.store.circles.stats import running_totals
 from scorekeeper.text import circles as words
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
+from scorekeeper.web import access
+from scorekeeper.web.access import can_edit, grant_owner, known_games
 from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import (
-    access,
     charts,
     ladder,  # noqa: F401  (the season ladder's routes)
 )
@@ -37,7 +38,6 @@ from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's 
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view
 from scorekeeper.web.errors import refusal_sentences
-from scorekeeper.web.sharing.access import can_edit, grant_owner, known_games
 from scorekeeper.web.sharing.routes import qr_svg
 
 CREATED = _l("The circle is ready. Share its edit link with whoever records games.")
@@ -68,7 +68,7 @@ def circles() -> Response | str | tuple[str, int]:
         except (CircleRefusal, RulesError) as error:
             problems = refusal_sentences(error)
         else:
-            access.grant(circle.id, token)
+            access.grant_circle(circle.id, token)
             flash(str(CREATED), "success")
             return redirect(url_for("web.circle", circle_id=circle.id), 303)
     known = []
@@ -89,7 +89,7 @@ def _short_rules() -> RuleSet:
 def circle(circle_id: str) -> str:
     """The circle's table (ranked, ratings), its games, and its links."""
     data = services.load_circle(circle_id)
-    access.remember_seen(circle_id)
+    access.remember_circle(circle_id)
     period = _period()
     token = access.circle_token(circle_id)
     recent = services.linked_games(data, limit=30)
@@ -125,7 +125,7 @@ def circle_qr(circle_id: str, link: str) -> Response:
     else:
         token = access.circle_token(circle_id)
         if token is None:
-            abort(403, description=str(access.READ_ONLY))
+            abort(403, description=str(access.CIRCLE_READ_ONLY))
         url = url_for("web.circle_join", circle_id=circle_id, token=token, _external=True)
     response = make_response(qr_svg(url))
     response.mimetype = "image/svg+xml"
@@ -139,14 +139,14 @@ def circle_join(circle_id: str, token: str) -> Response | str:
     if not services.token_matches(circle_id, token):
         if not services.circle_exists(circle_id):
             raise services.CircleNotFound(circle_id)
-        abort(403, description=str(access.READ_ONLY))
+        abort(403, description=str(access.CIRCLE_READ_ONLY))
     if request.method == "GET":
         circle = services.load_circle(circle_id)
         page = make_response(render_template("circles/join.html", circle=circle, token=token))
         page.headers["Cache-Control"] = "no-store"
         page.headers["Referrer-Policy"] = "no-referrer"
         return page
-    access.grant(circle_id, token)
+    access.grant_circle(circle_id, token)
     flash(str(JOINED), "success")
     return redirect(url_for("web.circle", circle_id=circle_id), 303)
 
@@ -156,7 +156,7 @@ def circle_revoke(circle_id: str) -> Response:
     """Replace the circle's edit token: every other phone loses its rights over the circle."""
     services.load_circle(circle_id)
     access.require_circle_edit(circle_id)
-    access.grant(circle_id, services.replace_edit_token(circle_id))
+    access.grant_circle(circle_id, services.replace_edit_token(circle_id))
     flash(str(REVOKED), "success")
     return redirect(url_for("web.circle", circle_id=circle_id, _anchor="share"), 303)
 
@@ -351,7 +351,7 @@ def circle_restore() -> Response | str | tuple[str, int]:
         except ValueError:  # not JSON, or nested too deep
             problems = [words.refusal("backup_circle", {})]
         else:
-            access.grant(circle_id, token)
+            access.grant_circle(circle_id, token)
             flash(str(CREATED), "success")
             return redirect(url_for("web.circle", circle_id=circle_id), 303)
     page = render_template("circles/restore.html", problems=problems)

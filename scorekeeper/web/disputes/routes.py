@@ -24,6 +24,7 @@ from scorekeeper.rules.ruleset import Dealer, RuleSet
 from scorekeeper.store import games as services
 from scorekeeper.text.disputes import gettext
 from scorekeeper.text.messages import translate_problems
+from scorekeeper.web.access import can_edit, known_games, require_edit
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.disputes.input import (
     PLAY_SWITCHES,
@@ -37,7 +38,6 @@ from scorekeeper.web.disputes.record import Desk, play_field, read_record
 from scorekeeper.web.errors import Refused, try_write
 from scorekeeper.web.forms import seat_or_none
 from scorekeeper.web.helpers import load_or_404
-from scorekeeper.web.sharing.access import can_edit, known_games, require_edit
 
 SWITCHES = PLAY_SWITCHES + TRIX_SWITCHES
 

@@ -9,8 +9,8 @@ from scorekeeper.rules.errors import RulesError
 from scorekeeper.store.events import clock
 from scorekeeper.text.locale import format_number, ngettext
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.access import require_director
 from scorekeeper.web.blueprint import Page, bp
-from scorekeeper.web.events.access import require_director
 from scorekeeper.web.events.routes import _refused
 
 

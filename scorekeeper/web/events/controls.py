@@ -16,14 +16,14 @@ from scorekeeper.store.events import services as services
 from scorekeeper.store.events.lists import list_events
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.blueprint import Page, bp
-from scorekeeper.web.events.access import (
+from scorekeeper.web.access import (
     directing,
     held_token,
     known_events,
     require_director,
     require_main_director,
 )
+from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.events.confirm import confirmed, revoke_question, undo_draw_question
 from scorekeeper.web.events.routes import _refused, event_page_for
 from scorekeeper.web.sharing.routes import qr_svg

@@ -2,7 +2,7 @@
 rights, as the API asks for the circle's edit token.
 
 The director chooses one of the circles this browser may edit (it holds the circle's
-current edit token, sealed in its session: :mod:`scorekeeper.web.circles.access`), or
+current edit token, sealed in its session: :mod:`scorekeeper.web.access`), or
 pastes the circle's edit link, which gives this browser those rights as opening the link
 would. Without them the page refuses (403) and nothing is written. The chosen circle's
 members are listed to tick at the door; other names are typed.
@@ -23,9 +23,9 @@ from scorekeeper.store.circles.errors import CircleNotFound
 from scorekeeper.store.events import services
 from scorekeeper.store.events.input import parse_new_event_body
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.circles import access
+from scorekeeper.web import access
+from scorekeeper.web.access import grant_director
 from scorekeeper.web.errors import rollback
-from scorekeeper.web.events.access import grant_director
 from scorekeeper.web.events.forms import COMMON_NIGHT_SWITCHES, NIGHT_SWITCHES, NewEventForm
 from scorekeeper.web.games.new_game_form import ALL_PRESETS, preset_switch_values
 
@@ -64,9 +64,9 @@ def choose_circle(form: NewEventForm) -> tuple[circles.CircleData | None, int]:
             return None, 422
         circle_id, token = found.groups()
         if not circles.token_matches(circle_id, token):
-            form.add_error("circle_link", str(access.READ_ONLY))
+            form.add_error("circle_link", str(access.CIRCLE_READ_ONLY))
             return None, 403
-        access.grant(circle_id, token)
+        access.grant_circle(circle_id, token)
         form.circle.data, form.circle_link.data = circle_id, ""
     circle_id = (form.circle.data or "").strip()
     if not circle_id:

@@ -7,7 +7,9 @@
   :func:`scorekeeper.web.circles.exports.cell`);
 - ``GET /events/<id>/results.html``: the results as one standalone page (inline CSS, no
   script, no site menu) to put on a club's website or print, in the request's
-  language and digits.
+  language and digits;
+- ``GET /events/<id>/results.pdf``: the night's name and date, the final standings,
+  every round and table, and the director's corrections.
 
 Every PDF is rendered like the night's others (:func:`~.routes._night_pdf`: the render
 processes' limits, and one render per version of the night's data, paper, language and
@@ -234,3 +236,20 @@ def event_results_page(event_id: str) -> Response:
         "form-action 'none'; frame-ancestors 'none'"
     )
     return response
+
+
+@bp.get("/events/<event_id>/results.pdf")
+def event_results(event_id: str) -> Response:
+    """The night's name and date, the final standings, every round and table, and the
+    director's corrections."""
+    loaded = services.load_event(event_id)
+
+    def html() -> str:
+        return render_template(
+            "events/sheets/results.html",
+            page=event_page(loaded),
+            page_url=pdf.public_url("web.event", event_id=event_id),
+            **results_context(loaded),
+        )
+
+    return _pdf(_night_pdf(loaded, ("results",), html), "results.pdf")

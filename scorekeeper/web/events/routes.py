@@ -33,16 +33,16 @@ from scorekeeper.text.locale import (
     localize_digits,
 )
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.blueprint import Page, bp
-from scorekeeper.web.errors import rollback
-from scorekeeper.web.events import new_night
-from scorekeeper.web.events.access import (
+from scorekeeper.web.access import (
     directing,
     grant_director,
     held_token,
     remember_event,
     require_director,
 )
+from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.errors import rollback
+from scorekeeper.web.events import new_night
 from scorekeeper.web.events.confirm import (
     Question,
     close_question,
@@ -465,22 +465,3 @@ def first_king_text(rules: RuleSet, players: Sequence[str]) -> str:
         "First king: whoever is dealt the 7♥ on the first deal (R2); the kingdom then passes "
         "to the right, in the seat order above. Enter who it was with the first deal."
     )
-
-
-@bp.get("/events/<event_id>/results.pdf")
-def event_results(event_id: str) -> Response:
-    """The night's name and date, the final standings, every round and table, and the
-    director's corrections."""
-    loaded = services.load_event(event_id)
-
-    def html() -> str:
-        from scorekeeper.web.events.paper import results_context  # it builds on this module
-
-        return render_template(
-            "events/sheets/results.html",
-            page=event_page(loaded),
-            page_url=pdf.public_url("web.event", event_id=event_id),
-            **results_context(loaded),
-        )
-
-    return _pdf(_night_pdf(loaded, ("results",), html), "results.pdf")

@@ -16,10 +16,21 @@ from scorekeeper.store.tokens import new_edit_token
 from scorekeeper.text.locale import format_number, isolate_name
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import describe_contracts
+from scorekeeper.web.access import (
+    can_edit,
+    directs_game,
+    grant_edit,
+    grant_owner,
+    is_owner,
+    page_source,
+    remember_seen,
+    require_edit,
+    seal,
+    unseal,
+)
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.deals.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.errors import Refused, try_form_write
-from scorekeeper.web.events.access import directs_game, page_source
 from scorekeeper.web.games.new_game_form import (
     ALL_PRESETS,
     COMMON_SWITCHES,
@@ -37,16 +48,6 @@ from scorekeeper.web.games.present import (
 )
 from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.offline.page_writes import form_entry_id
-from scorekeeper.web.sharing.access import (
-    can_edit,
-    grant_edit,
-    grant_owner,
-    is_owner,
-    remember_seen,
-    require_edit,
-    seal,
-    unseal,
-)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

@@ -6,9 +6,8 @@ from flask import render_template
 
 from scorekeeper.store import games as services
 from scorekeeper.store.events.lists import list_events
+from scorekeeper.web.access import can_edit, held_token, known_events, known_games
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.events.access import held_token, known_events
-from scorekeeper.web.sharing.access import can_edit, known_games
 
 HOME_NIGHTS = 6
 """Club nights on the home page; ``/events`` lists them all."""

@@ -36,11 +36,11 @@ from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import SUPPORTED_LOCALES, current_locale, text_direction
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.access import can_edit
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.offline import engine
 from scorekeeper.web.offline.catalogue import catalogue
 from scorekeeper.web.offline.texts import panel_texts
-from scorekeeper.web.sharing.access import can_edit
 
 STATIC = PROJECT_ROOT / "static"
 WORKER_POLICY = "; ".join(

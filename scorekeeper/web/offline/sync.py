@@ -1,7 +1,7 @@
 """``POST /api/v1/games/<id>/sync``: one entry of a phone's outbox, written exactly once.
 
 The app's own pages sync what was entered offline here. They hold no edit
-token (:mod:`scorekeeper.web.sharing.access`): this route takes the browser's
+token (:mod:`scorekeeper.web.access`): this route takes the browser's
 edit rights from its session cookie, so unlike the rest of the API it is
 protected against cross-site requests by the CSRF token (``X-CSRFToken``).
 
@@ -40,8 +40,8 @@ from scorekeeper.store.input import (
     take_position_and_time,
 )
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.access import require_edit
 from scorekeeper.web.api.checks import json_body
-from scorekeeper.web.sharing.access import require_edit
 
 bp = Blueprint("offline_api", __name__)
 SOURCE = "offline"

@@ -74,7 +74,7 @@ def config_defaults(overrides: Mapping[str, Any]) -> dict[str, Any]:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": env_flag("SESSION_COOKIE_SECURE", scheme == "https"),
-        # Renewed once a day (scorekeeper/web/sharing/access.py), not re-sent with every response.
+        # Renewed once a day (scorekeeper/web/access.py), not re-sent with every response.
         "SESSION_REFRESH_EACH_REQUEST": False,
         # A phone's games, club nights and the director's role last a year past the last
         # visit: a director must not lose a night because the browser was closed.

@@ -35,9 +35,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.store import games as services
 from scorekeeper.store.tokens import looks_issued
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.blueprint import bp
-from scorekeeper.web.helpers import load_or_404
-from scorekeeper.web.sharing.access import (
+from scorekeeper.web.access import (
     can_edit,
     edit_token,
     grant_edit,
@@ -45,6 +43,8 @@ from scorekeeper.web.sharing.access import (
     is_owner,
     require_owner,
 )
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.helpers import load_or_404
 
 STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "
