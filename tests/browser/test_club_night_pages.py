@@ -212,3 +212,41 @@ def test_a_circles_table_has_its_headers_over_their_columns_and_ratings_on_one_l
     screenshot(phone, f"club-night/circle-table-{lang}")
     # Too wide for the phone, the table scrolls in its own box: the page does not.
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+WIDTHS = """() => ({
+  scrollWidth: document.documentElement.scrollWidth, viewport: window.innerWidth,
+  tables: [...document.querySelectorAll('table.standings')].map(t => ({
+    width: Math.round(t.getBoundingClientRect().right - t.getBoundingClientRect().left),
+    own: t.scrollWidth, box: t.parentElement.clientWidth,
+    cells: [...t.tHead.rows[0].cells].map(c => Math.round(c.getBoundingClientRect().width))})),
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_standings_fit_a_phone_on_the_nights_page_and_its_board(
+    live_server: str, contexts: Callable[..., BrowserContext], lang: str
+) -> None:
+    """Every column the standings can have (byes, points per table, a table in progress),
+    a long name, 390 px: the page never scrolls sideways, on the night's page or its board."""
+    phone = contexts(WAIT_MS).new_page()
+    players = [*MEMBERS, "Zein", "Dana", "Abdelrahman Al-Khatib"]  # nine: one sits out
+    night = api_night(phone, live_server, round="kingdom", ranking="average", players=players)
+    first = draw(phone, live_server, night)
+    for table in first["tables"]:
+        record(phone, live_server, table, kingdom())
+    second = draw(phone, live_server, night)
+    record(phone, live_server, second["tables"][0], kingdom()[:1])  # still playing
+    in_language(phone, live_server, lang)
+    for path, name in (
+        (f"/events/{night['id']}", "night"),
+        (f"/events/{night['id']}/board", "board"),
+    ):
+        phone.goto(live_server + path)
+        expect(phone.locator("table.standings").first.locator("thead th")).to_have_count(7)
+        expect(phone.locator("table.standings [data-testid=playing]")).not_to_have_count(0)
+        found = phone.evaluate(WIDTHS)
+        screenshot(phone, f"club-night/standings-{name}-{lang}")
+        assert found["scrollWidth"] <= found["viewport"], found
+        for table in found["tables"]:  # nor inside its box: every column in view
+            assert table["width"] <= table["box"] + 1, found
