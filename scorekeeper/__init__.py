@@ -75,8 +75,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 def _harden(app: Flask) -> None:
     """Security headers, proxies and rate limits (after every blueprint is registered)."""
     from scorekeeper.web.live import streams, unchanged
-    from scorekeeper.web.server import bodies, hardening, limits
+    from scorekeeper.web.server import assets, bodies, hardening, limits
 
+    assets.init_app(app)
     hardening.init_app(app)
     limits.init_app(app)
     unchanged.init_app(app)  # unchanged polls answered 304 before the app runs
