@@ -1,9 +1,10 @@
 """The club night's pages catch up with the API, on a phone (390×844) in English and
 Arabic: the new-night page holds a night for a circle (its members ticked at the door,
-other names typed) with house rules chosen as for a new game; the director's page updates
-live without losing what is being typed; a table's game page names its night, round and
-table and leads back to the board; a circle's table has its headers over its columns and
-ratings on one line."""
+other names typed) with house rules chosen as for a new game, and Enter in a box creates
+the night (with or without JavaScript) while "Show its members" only shows them; the
+director's page updates live without losing what is being typed; a table's game page
+names its night, round and table and leads back to the board; a circle's table has its
+headers over its columns and ratings on one line."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_i18n_screens import FITS
 from tests.web.api.test_events import kingdom
 
@@ -118,6 +119,58 @@ def test_the_new_night_page_refuses_a_circle_without_its_rights(
     expect(phone.get_by_test_id("error-summary")).to_be_visible()
     expect(phone.get_by_test_id("director-controls")).to_have_count(0)
     fits(phone, f"new-night-refused-{lang}")
+
+
+def night_by_url(page: Page, base: str) -> dict[str, Any]:
+    """The night whose page ``page`` shows, as the API gives it."""
+    event_id = page.url.split("#")[0].rsplit("/", 1)[1]
+    night: dict[str, Any] = page.request.get(f"{base}/api/v1/events/{event_id}").json()
+    return night
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_enter_in_the_nights_name_creates_the_night(
+    live_server: str, contexts: Callable[..., BrowserContext], script: bool
+) -> None:
+    """Enter in a box is the form's main action, not "Show its members" above it."""
+    phone = contexts(WAIT_MS, **PHONE, java_script_enabled=script).new_page()
+    phone.goto(f"{live_server}/events/new")
+    name = phone.get_by_test_id("event-name")
+    name.press_sequentially("Enter night")
+    phone.get_by_test_id("event-players").fill("\n".join([*MEMBERS, "Zein", "Dana"]))
+    name.press("Enter")
+    expect(phone.get_by_test_id("director-controls")).to_be_visible()
+    night = night_by_url(phone, live_server)
+    assert night["name"] == "Enter night" and night["circle"] is None
+    assert night["players"] == [*MEMBERS, "Zein", "Dana"]
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_show_its_members_still_shows_them_and_enter_then_creates_the_night(
+    live_server: str, contexts: Callable[..., BrowserContext], script: bool
+) -> None:
+    phone = contexts(WAIT_MS, **PHONE, java_script_enabled=script).new_page()
+    made = api_circle(phone, live_server)
+    phone.goto(f"{live_server}/events/new")
+    phone.get_by_test_id("event-name").fill("Circle night")
+    link = f"{live_server}/circles/{made['id']}/join/{made['edit_token']}"
+    phone.get_by_test_id("event-circle-link").fill(link)
+    with phone.expect_response(lambda r: r.url.endswith("/events/new")) as answer:
+        phone.get_by_test_id("show-members").click()
+    assert answer.value.status == 200
+    members = phone.get_by_test_id("event-members")
+    expect(members).to_be_visible()
+    expect(members.locator("input[type=checkbox]")).to_have_count(len(MEMBERS))
+    expect(phone.get_by_test_id("director-controls")).to_have_count(0)  # nothing created
+    expect(phone.get_by_test_id("event-name")).to_have_value("Circle night")
+    for index in range(4):
+        phone.get_by_test_id(f"member-{index}").check()
+    phone.get_by_test_id("event-players").fill("Zein\nDana")
+    phone.get_by_test_id("event-name").press("Enter")
+    expect(phone.get_by_test_id("director-controls")).to_be_visible()
+    night = night_by_url(phone, live_server)
+    assert night["circle"] == made["id"]
+    assert night["players"] == [*MEMBERS[:4], "Zein", "Dana"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

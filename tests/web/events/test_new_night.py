@@ -4,6 +4,7 @@ a late arrival on the night's page; the tables' rules are the new-game page's sw
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -57,3 +58,19 @@ def test_a_partnership_preset_makes_a_partnership_night(client: FlaskClient) -> 
     event_id = answer.headers["Location"].split("#")[0].rsplit("/", 1)[1]
     night = client.get(f"/api/v1/events/{event_id}").json
     assert night is not None and night["partnership"] and night["rules"]["partnership"]
+
+
+def test_the_forms_first_submit_button_creates_the_night(client: FlaskClient) -> None:
+    """Enter in a box presses the form's first submit button: it is the one that creates
+    the night (no ``step``), with or without a circle's members shown."""
+    made = circle_held_here(client)
+    for url in ("/events/new", f"/events/new?circle={made['id']}"):
+        page = client.get(url).get_data(as_text=True)
+        form = page.split('data-testid="new-event-form"', 1)[1].split("</form>", 1)[0]
+        buttons = re.findall(r"<button\b[^>]*>", form)
+        submits = [b for b in buttons if 'type="submit"' in b]
+        assert 'data-testid="show-members"' in " ".join(submits), url
+        assert "name=" not in submits[0] and 'data-testid="show-members"' not in submits[0]
+        assert 'tabindex="-1"' in submits[0] and 'aria-hidden="true"' in submits[0]
+    data = {**NIGHT, "players": "\n".join([*MEMBERS, "Zein", "Dana"])}
+    assert client.post("/events/new", data=data).status_code == 302  # no step: created
