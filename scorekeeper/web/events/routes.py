@@ -80,7 +80,8 @@ def new_event() -> Page:
             created = new_night.create_event(form)
             if created is not None:
                 return created
-        status = status if status != 200 else 422
+        if status == 200:  # refused for another field: the circle's members stay ticked
+            return new_night.page(form, circle, 422)
     elif request.args.get("circle"):
         form.circle.data = request.args["circle"]
         circle, status = new_night.choose_circle(form)

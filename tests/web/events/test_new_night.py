@@ -10,6 +10,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
+from scorekeeper.store.events.models import Event
+
 MEMBERS = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya"]
 NIGHT = {"name": "Circle night", "rounds": "2", "round_kind": "kingdom", "seed": "3"}
 
@@ -74,3 +77,17 @@ def test_the_forms_first_submit_button_creates_the_night(client: FlaskClient) ->
         assert 'tabindex="-1"' in submits[0] and 'aria-hidden="true"' in submits[0]
     data = {**NIGHT, "players": "\n".join([*MEMBERS, "Zein", "Dana"])}
     assert client.post("/events/new", data=data).status_code == 302  # no step: created
+
+
+def test_a_refused_circle_night_is_shown_again_with_its_members_ticked(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = circle_held_here(client)
+    form = {**NIGHT, "rounds": "0", "circle": made["id"], "members": MEMBERS[:4]}
+    answer = client.post("/events/new", data=form)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert page.count('type="checkbox" name="members"') == len(MEMBERS)
+    ticked = re.findall(r'<input[^>]*name="members"[^>]*>', page)
+    assert sum("checked" in box for box in ticked) == 4, ticked
+    assert db.session.query(Event).count() == 0  # nothing saved
