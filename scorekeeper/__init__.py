@@ -30,12 +30,27 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.store import checkpoints  # noqa: F401  (SQLite's checkpoints, aside)
-    from scorekeeper.web import errors, language, routes
+    from scorekeeper.web import errors, language
     from scorekeeper.web.api import routes as api
+    from scorekeeper.web.backup import routes as backup  # noqa: F401
     from scorekeeper.web.backup import size
+    from scorekeeper.web.blueprint import bp as pages  # each `routes` here adds its pages to it
+    from scorekeeper.web.circles import routes as circles  # noqa: F401
+    from scorekeeper.web.deals import routes as deals  # noqa: F401
+    from scorekeeper.web.disputes import claims  # noqa: F401  (the dispute desk)
     from scorekeeper.web.disputes import errors as claim_errors
+    from scorekeeper.web.disputes import routes as disputes  # noqa: F401
+    from scorekeeper.web.events import clock as event_clock  # noqa: F401  (the round clock)
+    from scorekeeper.web.events import controls as event_controls  # noqa: F401
+    from scorekeeper.web.events import paper as event_paper  # noqa: F401  (its paper)
+    from scorekeeper.web.events import routes as events  # noqa: F401  (club nights)
+    from scorekeeper.web.games import routes as games  # noqa: F401
+    from scorekeeper.web.home import routes as home  # noqa: F401
     from scorekeeper.web.live import errors as live_errors
+    from scorekeeper.web.live import routes as live  # noqa: F401
     from scorekeeper.web.offline import page_writes, sync
+    from scorekeeper.web.offline import routes as offline  # noqa: F401
+    from scorekeeper.web.sharing import routes as sharing  # noqa: F401
     from scorekeeper.web.sheets import errors as sheet_errors
     from scorekeeper.web.sheets import routes as export
 
@@ -61,7 +76,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         csrf.exempt(blueprint)  # the API authenticates with bearer tokens, not cookies
     language.init_app(app)  # Flask-Babel, the locale selector, /lang/<code>, /digits/<…>
 
-    app.register_blueprint(routes.bp)
+    app.register_blueprint(pages)  # every feature's page routes, imported above
     for blueprint in api.BLUEPRINTS:
         app.register_blueprint(blueprint, url_prefix="/api/v1")
     # The pages' own sync: session edit rights, so CSRF-protected (not exempt).

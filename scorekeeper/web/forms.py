@@ -1,4 +1,7 @@
-"""The pages' forms: shape and ranges only (docs/STYLE.md §11).
+"""What the pages' forms share: :class:`ProblemsForm`, its fields, the seat helpers.
+
+The forms check shape and ranges only (docs/STYLE.md §11); each lives in its
+feature package (the deal forms and their fields are :mod:`scorekeeper.web.deals`).
 
 Whether an entry is *right* (13 diamonds, a permutation, an unplayed
 contract) is the rules engine's call; these forms only check that every
@@ -13,7 +16,6 @@ at import time); the engine's problems are said in the request's language by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -26,23 +28,11 @@ from wtforms.validators import Optional
 from wtforms.widgets import HiddenInput
 
 from scorekeeper.rules.errors import Problem
-from scorekeeper.store.input import NOTE_MAX
-from scorekeeper.text.locale import current_locale, latin_digits
+from scorekeeper.text.locale import current_locale
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problem
 
-NOTE_TOO_LONG = _l("A note can have at most %(max)s characters.", max=NOTE_MAX)
-
 SEATS = ("0", "1", "2", "3")
-QUEEN_KEYS = ("qs", "qh", "qd", "qc")
-"""Form field prefixes of Q♠ Q♥ Q♦ Q♣, in the engine's suit order."""
-TRIX_PLACE_MISSING = (
-    _l("Choose who went out first."),
-    _l("Choose who went out second."),
-    _l("Choose who went out third."),
-    _l("Choose who was left with cards."),
-)
 
 
 def strip(value: object) -> object:
@@ -71,30 +61,6 @@ class ChoiceField(StringField):
     def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.choices: list[tuple[str, str]] = list(choices)
-
-
-WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
-"""A whole number in Latin digits (after ``latin_digits``); a sign is for the range to refuse."""
-
-
-class CountField(IntegerField):
-    """A count 0–13 in a numeric text box; blank means 0 (and stays blank when shown again).
-
-    Latin, Arabic-Indic and Eastern Arabic-Indic digits read alike (``latin_digits``); any
-    other character, other scripts' digits included, is the field's error.
-    """
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        text = str(valuelist[0]).strip() if valuelist else ""
-        self.data = None
-        if not text:
-            return
-        latin = latin_digits(text)
-        if not WHOLE_NUMBER.fullmatch(latin):
-            raise ValueError(
-                _("“%(text)s” is not a number; enter a whole number from 0 to 13.", text=text)
-            )
-        self.data = int(latin)
 
 
 VERSION_MAX = 2**31 - 1

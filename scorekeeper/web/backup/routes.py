@@ -24,8 +24,7 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problems
 from scorekeeper.web.access import grant_owner
 from scorekeeper.web.api.checks import json_file
-from scorekeeper.web.blueprint import Page, bp
-from scorekeeper.web.helpers import NOT_FOUND
+from scorekeeper.web.blueprint import NOT_FOUND, Page, bp
 
 NOT_JSON = _l("This file is not a scorekeeper backup: it is not JSON (UTF-8).")
 NO_FILE = _l("Choose the backup file (.json) to restore.")

@@ -1,6 +1,6 @@
 """The deal, redeal and undo forms of the game pages: shape and ranges only
-(docs/STYLE.md §11); the shared fields and :class:`~scorekeeper.web.forms.ProblemsForm`
-are in :mod:`scorekeeper.web.forms`."""
+(docs/STYLE.md §11); the fields only deals use are in :mod:`scorekeeper.web.deals.fields`,
+the shared ones and :class:`~scorekeeper.web.forms.ProblemsForm` in :mod:`scorekeeper.web.forms`."""
 
 from __future__ import annotations
 
@@ -27,13 +27,10 @@ from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import isolate
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label, describe_contracts
+from scorekeeper.web.deals.fields import NOTE_TOO_LONG, QUEEN_KEYS, TRIX_PLACE_MISSING, CountField
 from scorekeeper.web.forms import (
-    NOTE_TOO_LONG,
-    QUEEN_KEYS,
     SEATS,
-    TRIX_PLACE_MISSING,
     ChoiceField,
-    CountField,
     ProblemsForm,
     VersionField,
     seat_choices,

@@ -14,12 +14,11 @@ from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.access import can_edit, page_source, require_edit
-from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.blueprint import Page, bp, load_or_404
 from scorekeeper.web.deals.forms import DealForm, deal_form_data, make_deal_form
 from scorekeeper.web.deals.same_deal import position_data, render_same_deal, taken_or
 from scorekeeper.web.errors import Refused, refusal_text, try_form_write
 from scorekeeper.web.games.present import build_board, combinable, parse_contracts, revision_views
-from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.offline.page_writes import form_entry_id
 
 BAD_CONTRACTS = _l(

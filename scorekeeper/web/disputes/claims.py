@@ -44,7 +44,7 @@ from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text import disputes as text
 from scorekeeper.text.disputes import gettext
 from scorekeeper.web.access import can_edit, require_edit
-from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.blueprint import Page, bp, load_or_404
 from scorekeeper.web.disputes import jobs, pool, progress
 from scorekeeper.web.disputes.claim_form import (
     DEFAULT_SECONDS,
@@ -65,7 +65,6 @@ from scorekeeper.web.disputes.progress import Progress
 from scorekeeper.web.disputes.record import Desk
 from scorekeeper.web.disputes.routes import known_game_choices, standalone_desk
 from scorekeeper.web.errors import Refused, try_write
-from scorekeeper.web.helpers import load_or_404
 
 REDEAL_CONTRACTS = (Contract.KING, Contract.TRIX)
 PAGE_WAIT = 1.0

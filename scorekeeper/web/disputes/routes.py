@@ -25,7 +25,7 @@ from scorekeeper.store import games as services
 from scorekeeper.text.disputes import gettext
 from scorekeeper.text.messages import translate_problems
 from scorekeeper.web.access import can_edit, known_games, require_edit
-from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.blueprint import Page, bp, load_or_404
 from scorekeeper.web.disputes.input import (
     PLAY_SWITCHES,
     TRIX_SWITCHES,
@@ -37,7 +37,6 @@ from scorekeeper.web.disputes.play import Judgement, judge
 from scorekeeper.web.disputes.record import Desk, play_field, read_record
 from scorekeeper.web.errors import Refused, try_write
 from scorekeeper.web.forms import seat_or_none
-from scorekeeper.web.helpers import load_or_404
 
 SWITCHES = PLAY_SWITCHES + TRIX_SWITCHES
 

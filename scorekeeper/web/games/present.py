@@ -23,17 +23,6 @@ from scorekeeper.web.games.kingdoms import KingdomView, kingdom_sections
 from scorekeeper.web.games.new_game_form import switch_values
 from scorekeeper.web.offline.projection import leaders
 
-SYMBOLS = {
-    Contract.KING: "K♥",
-    Contract.QUEENS: "Q",
-    Contract.DIAMONDS: "♦",
-    Contract.COLLECTIONS: "▤",
-    Contract.TRIX: "♠♥♦♣",
-}
-"""A short mark per contract: K♥; a queen; a diamond; a pile of tricks; Trix's four suit
-rows (never a bare "J", which reads as the Arabic letter ل)."""
-RED = frozenset({Contract.KING, Contract.DIAMONDS})
-
 
 @dataclass
 class Board:

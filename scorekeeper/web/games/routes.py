@@ -28,7 +28,7 @@ from scorekeeper.web.access import (
     seal,
     unseal,
 )
-from scorekeeper.web.blueprint import Page, bp
+from scorekeeper.web.blueprint import Page, bp, load_or_404
 from scorekeeper.web.deals.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.errors import Refused, try_form_write
 from scorekeeper.web.games.new_game_form import (
@@ -46,7 +46,6 @@ from scorekeeper.web.games.present import (
     played_grid,
     rematch_start,
 )
-from scorekeeper.web.helpers import load_or_404
 from scorekeeper.web.offline.page_writes import form_entry_id
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import MESSAGES, contract_label
+from scorekeeper.web.blueprint import RED, SYMBOLS
+from scorekeeper.web.deals.fields import TRIX_PLACE_MISSING
 from scorekeeper.web.deals.same_deal import RECORDED_BY, RECORDED_BY_THIS_PHONE
-from scorekeeper.web.forms import TRIX_PLACE_MISSING
-from scorekeeper.web.games.present import RED, SYMBOLS
 
 
 def panel_texts() -> dict[str, object]:

@@ -43,8 +43,7 @@ from scorekeeper.web.access import (
     is_owner,
     require_owner,
 )
-from scorekeeper.web.blueprint import bp
-from scorekeeper.web.helpers import load_or_404
+from scorekeeper.web.blueprint import bp, load_or_404
 
 STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "

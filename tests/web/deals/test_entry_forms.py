@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Form
 
 from scorekeeper.store import games as services
-from scorekeeper.web.forms import CountField
+from scorekeeper.web.deals.fields import CountField
 from tests.web.pages import html, new_game, post_deal
 
 QUEENS = {"qs_taker": "0", "qh_taker": "1", "qd_taker": "2", "qc_taker": "3", "toggles": "1"}

@@ -55,7 +55,7 @@ ALLOWED = [
     *(rf"\b{name}\b" for name in NAMES),
 ]
 SYMBOLS = {"Q", "J"}
-"""The contracts' short marks (present.SYMBOLS) that are letters: Q for Queens, J for Trix."""
+"""The contracts' short marks (blueprint.SYMBOLS) that are letters: Q for Queens, J for Trix."""
 
 
 class Pseudo(NullTranslations):
