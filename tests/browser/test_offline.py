@@ -418,7 +418,11 @@ def test_a_save_on_a_failing_network_is_queued_and_synced_exactly_once(
     save_online_queued(page)
     assert page.evaluate("navigator.onLine") is True and wifi.posts
     expect(page.get_by_test_id("sync-count")).to_have_text("Waiting to sync: 1")
-    expect(page.get_by_test_id("pending-entry")).to_have_text(re.compile("waiting to sync"))
+    # The page shows the waiting deal once its engine has replayed the log with it: on a
+    # busy phone that engine may still be starting.
+    expect(page.get_by_test_id("pending-entry")).to_have_text(
+        re.compile("waiting to sync"), timeout=ENGINE_MS
+    )
     assert len(server_log(app, game_id)) == 1
     wifi.heal(page)
     assert [e["contracts"] for e in server_log(app, game_id)] == [["trix"], ["king"]]
