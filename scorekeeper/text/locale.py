@@ -94,18 +94,19 @@ babel = Babel()
 
 
 def gettext(message: str, /, **variables: Any) -> str:
-    """``message`` in the request's language (Flask-Babel's ``gettext``, typed).
+    """``message`` in the request's language (Flask-Babel's ``gettext``, typed), its own
+    numbers in the request's digits (:func:`localize_sentence`).
 
     The catalogue is looked up once per request (:func:`translations`).
     """
-    text = str(translations().ugettext(message))
+    text = localize_sentence(str(translations().ugettext(message)))
     return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> str:
     """The form of the message for ``num`` in the request's language (``%(num)d`` is ``num``)."""
     variables.setdefault("num", num)
-    return str(translations().ungettext(singular, plural, num)) % variables
+    return localize_sentence(str(translations().ungettext(singular, plural, num))) % variables
 
 
 def lazy_gettext(message: str, /, **variables: Any) -> Any:
@@ -115,8 +116,9 @@ def lazy_gettext(message: str, /, **variables: Any) -> Any:
 
 @pass_eval_context
 def template_gettext(context: EvalContext, message: str, /, **variables: Any) -> str:
-    """``_("…", name=…)`` in templates: translated, isolated, then filled in (escaped)."""
-    text = isolate(translations().ugettext(message))
+    """``_("…", name=…)`` in templates: translated, its numbers in the page's digits,
+    isolated, then filled in (escaped)."""
+    text = isolate(localize_sentence(translations().ugettext(message)))
     return (Markup(text) if context.autoescape else text) % variables
 
 
@@ -126,7 +128,7 @@ def template_ngettext(
 ) -> str:
     """``ngettext(…)`` in templates: the form for ``num`` (``%(num)s``), filled in likewise."""
     variables.setdefault("num", num)
-    text = isolate(translations().ungettext(singular, plural, num))
+    text = isolate(localize_sentence(translations().ungettext(singular, plural, num)))
     return (Markup(text) if context.autoescape else text) % variables
 
 
@@ -300,6 +302,35 @@ def localize_digits(text: str, digits: str | None = None) -> str:
     '٢٠٢٥-٠٥-٠١'
     """
     return text.translate(_ARABIC_INDIC) if (digits or current_digits()) == "arab" else text
+
+
+_SENTENCE_NUMBER = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:+-]+|[A-Za-z_%#][A-Za-z0-9_.]*[A-Za-z0-9_]"
+    r"|[0-9]+(?=[A-Za-z♠♥♦♣])|(?P<number>[0-9]+)"
+)
+"""A number on its own (``number``), else what stays as it is: an ISO time, a word that holds
+digits (R9.7, U+202E, #1e88e5), a card's rank or an ordinal (10♦, 10D, 1st)."""
+
+
+def localize_sentence(text: str, digits: str | None = None) -> str:
+    """The numbers a sentence writes itself ("seats 1 and 3", "add up to 13") in the chosen
+    digits; rule numbers (R9.7), cards (10♦, 10D) and other words that hold digits are kept.
+    Fill the sentence in afterwards: its values are the caller's to format (``format_number``).
+
+    >>> localize_sentence("Seats 1 و3, 10♦ and KH 10D (R9.7): %(count)s/13", "arab")
+    'Seats ١ و٣, 10♦ and KH 10D (R9.7): %(count)s/١٣'
+    >>> localize_sentence("Seats 1 and 3", "latn")
+    'Seats 1 and 3'
+    """
+    if not text or (digits or current_digits()) != "arab":
+        return text
+
+    def one(match: re.Match[str]) -> str:
+        number = match.group("number")
+        return match.group(0) if number is None else number.translate(_ARABIC_INDIC)
+
+    localized = _SENTENCE_NUMBER.sub(one, str(text))
+    return Markup(localized) if isinstance(text, Markup) else localized
 
 
 # --- remembering -------------------------------------------------------------------------

@@ -716,8 +716,6 @@ MESSAGES: dict[str, Template] = {**PROBLEMS, **WORDS}
 
 
 _WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
-_TEMPLATE_NUMBER = re.compile(r"(?<![\w%])[0-9]+(?![0-9♠♥♦♣])")
-"""A number written in a template ("add up to 13"), not a card (10♦) or a rule (R5)."""
 
 
 def render(
@@ -737,10 +735,10 @@ def render(
     else:
         text = translations.gettext(template)
     if digits is not None:
-        from scorekeeper.text.locale import localize_digits  # as current_translations
+        from scorekeeper.text.locale import localize_sentence  # as current_translations
 
         text = _WHOLE_NUMBER_SLOT.sub(r"%(\1)s", text)
-        text = _TEMPLATE_NUMBER.sub(lambda m: localize_digits(m.group(0), digits), text)
+        text = localize_sentence(text, digits)
     return text % values
 
 

@@ -40,20 +40,22 @@ HIDDEN_ERRORS = """() => Array.from(document.querySelectorAll("main .errors li")
 # Every digit the eye or a box shows in <main>: text, box values, placeholders.
 LATIN_DIGITS = r"""(boxesOnly) => {
   const out = [];
+  // Rule numbers (R1, R9.7) and card codes (7♥, 10♦) are names, not numbers.
+  const names = (text) => text.replace(/\bR[0-9]+(\.[0-9]+)*\b|(10|[2-9])[♠♥♦♣]/g, "");
   const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node && !boxesOnly; node = walk.nextNode()) {
     const el = node.parentElement;
     if (!el.checkVisibility() || el.closest("script, style, .vh")) continue;
-    // Rule numbers (R1, R9.7) and card codes (7♥, 10♦) are names, not numbers.
-    const text = node.textContent.replace(/\bR[0-9]+(\.[0-9]+)*\b|(10|[2-9])[♠♥♦♣]/g, "");
-    if (/[0-9]/.test(text)) out.push(node.textContent.trim());
+    if (/[0-9]/.test(names(node.textContent))) out.push(node.textContent.trim());
   }
   const boxes = "main input:not([type=hidden], [type=radio], [type=checkbox]), main button";
   for (const input of document.querySelectorAll(boxes)) {
     if (!input.checkVisibility()) continue;
+    // A link to copy (an edit link, a QR's address) is an address, not a number.
+    if (input.tagName === "INPUT" && /^https?:/.test(input.value)) continue;
     const texts = input.tagName === "INPUT" ? [input.value, input.placeholder]
       : [input.textContent];
-    for (const text of texts) if (text && /[0-9]/.test(text)) out.push(text);
+    for (const text of texts) if (text && /[0-9]/.test(names(text))) out.push(text);
   }
   return out;
 }"""

@@ -94,7 +94,7 @@ def _claimed_score(entered: Entered, rules: RuleSet, contract: Contract | None) 
     score = entered.number("min_score", -10_000, 10_000, gettext("Enter a whole number of points."))
     if score is None or score != int(score):
         if not entered.errors_of("min_score"):
-            entered.add("min_score", gettext("Say the least score he claims, or choose a claim."))
+            entered.add("min_score", gettext("Say the least score claimed, or choose a claim."))
         return None
     return int(score)
 

@@ -128,7 +128,7 @@ def replace_question(event: EventView, number: int, player: str, substitute: str
         url_for("web.replace_event_player", event_id=event.id, number=number),
         f"round-{number}",
         _(
-            "%(player)s leaves: %(substitute)s takes his seat and his table's result, and "
+            "%(player)s leaves: %(substitute)s takes over the seat and the table's result, and "
             "%(player)s scores nothing for round %(n)s and is drawn no more.",
             player=isolate(player),
             substitute=isolate(substitute),
@@ -145,7 +145,7 @@ def leave_question(event: EventView, player: str) -> Question:
         "director",
         _(
             "%(player)s leaves the club night: drawn no more from round %(n)s on (the results "
-            "so far stay). You can bring him back later.",
+            "so far stay). You can bring %(player)s back later.",
             player=isolate(player),
             n=format_number(event.next_round),
         ),

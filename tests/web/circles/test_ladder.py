@@ -61,7 +61,7 @@ def test_the_ladder_adds_up_the_circles_nights_by_the_rule_it_states(client: Fla
     response = client.get(f"/circles/{circle_id}/ladder")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert "one ladder point for every player he finished above" in page
+    assert "one ladder point for every player who finished below" in page
     expected = expected_ladder(nights)
     rows = ladder_rows(page)
     assert set(rows) == set(EIGHT)

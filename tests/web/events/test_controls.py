@@ -85,7 +85,7 @@ def test_the_leaving_controls_ask_first_and_change_nothing_until_confirmed(
     seated = table.players[3]
     page = question(client, f"/events/{event_id}/rounds/1/replace", player=seated, substitute=out)
     assert confirm_message(page) == (
-        f"{seated} leaves: {out} takes his seat and his table's result, and {seated} scores "
+        f"{seated} leaves: {out} takes over the seat and the table's result, and {seated} scores "
         "nothing for round 1 and is drawn no more."
     )
     assert confirm_form(page) == {"player": seated, "substitute": out, "confirm": "yes"}

@@ -180,7 +180,7 @@ def test_a_player_who_left_is_out_of_the_next_round_already_drawn_and_can_come_b
     page = html(client.get(f"/events/{event_id}"))
     assert (
         f"Table {table.number}: {leaving} left in round 1, so {out2}, who was sitting out, "
-        "takes his seat." in page
+        "takes over the seat." in page
     )
     assert f"Not drawn, having left: {leaving}" in page
     assert 'data-testid="back-player"' in page
