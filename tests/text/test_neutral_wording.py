@@ -12,14 +12,12 @@ import re
 from html import unescape
 
 import pytest
-from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from scorekeeper.paths import PROJECT_ROOT
+from tests.text.test_catalogues import po, template
 
 GENDERED = re.compile(r"\b(he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
 ARABIC_GENDERED = re.compile(r"مملكته|يمينه|يساره|بنفسه|لنفسه|مغادرته")
-TRANSLATIONS = PROJECT_ROOT / "translations"
 PAGES = [
     "/help",
     "/disputes",
@@ -32,13 +30,7 @@ PAGES = [
 
 def texts(language: str | None) -> list[tuple[str, str]]:
     """(msgid, text) for every message: the msgid itself, or the language's msgstr(s)."""
-    path = (
-        TRANSLATIONS / "messages.pot"
-        if language is None
-        else (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po")
-    )
-    with path.open("rb") as handle:
-        catalogue = read_po(handle, locale=language)
+    catalogue = template() if language is None else po(language)
     found = []
     for message in catalogue:
         if not message.id:
