@@ -111,8 +111,8 @@ ensure_pyodide() {
 }
 
 # ensure_npm_files NAME VERSION INTEGRITY DEST FILE...: `npm pack` NAME@VERSION, check the
-# tarball's SHA-512 against INTEGRITY (npm's "sha512-…" form), and copy the FILEs of its
-# package/ folder into DEST; done once (DEST/.complete), never from a CDN.
+# tarball's SHA-512 against INTEGRITY (npm's "sha512-…" form), and copy the FILEs (or
+# folders) of its package/ folder into DEST; done once (DEST/.complete), never from a CDN.
 ensure_npm_files() {
     local name="$1" version="$2" integrity="$3" dest="$4" tmp tarball got file
     shift 4
@@ -132,7 +132,7 @@ ensure_npm_files() {
     rm -rf "$dest"
     mkdir -p "$dest"
     for file in "$@"; do
-        cp "$tmp/package/$file" "$dest/$file"
+        cp -R "$tmp/package/$file" "$dest/$file"
     done
     rm -rf "$tmp"
     touch "$dest/.complete"
@@ -148,6 +148,19 @@ AXE_INTEGRITY="sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4
 ensure_axe() {
     ensure_npm_files axe-core "$AXE_VERSION" "$AXE_INTEGRITY" \
         "vendor/axe-core/$AXE_VERSION" axe.min.js LICENSE
+}
+
+# --- The outbox's unit tests (fake-indexeddb) ------------------------------
+# ensure_fake_indexeddb: the npm package `fake-indexeddb` (an in-memory IndexedDB, no
+# dependencies of its own), this version only, unpacked into
+# vendor/fake-indexeddb/<version>/ (ignored by git); tests/js/outbox.test.mjs runs
+# static/offline/outbox.js on it, and reads the version from here. The SHA-512 must match.
+FAKE_INDEXEDDB_VERSION="6.2.8"
+FAKE_INDEXEDDB_INTEGRITY="sha512-mpVW/HLUqwKXJ6F/s0hMgdK1eQfM4ncTHDioNGHWL0WKV3VcZCoZq1NKgboBbAge07aRCO7L48yziKssL59XEQ=="
+
+ensure_fake_indexeddb() {
+    ensure_npm_files fake-indexeddb "$FAKE_INDEXEDDB_VERSION" "$FAKE_INDEXEDDB_INTEGRITY" \
+        "vendor/fake-indexeddb/$FAKE_INDEXEDDB_VERSION" package.json LICENSE build
 }
 
 # --- Throwaway PostgreSQL -------------------------------------------------

@@ -25,6 +25,7 @@ ensure_venv test
 compile_translations
 ensure_pyodide || die "could not fetch Pyodide (npm package pyodide); the offline tests need it"
 ensure_axe || die "could not fetch axe-core (npm package axe-core); the accessibility audit needs it"
+ensure_fake_indexeddb || die "could not fetch fake-indexeddb (npm package fake-indexeddb); the outbox's unit tests need it"
 start_postgres
 
 failed=()
