@@ -142,6 +142,19 @@ control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
 control_socket_disable = not control_socket
 
 
+def stop_at_once_while_booting() -> None:
+    """A worker that is told to stop before it has its own handlers ends at once.
+
+    Until then it has the master's, which only queue a signal for a master that is not
+    there: such a stop was lost, and the master waited ``graceful_timeout`` for the
+    worker. It has served nothing yet, so TERM and INT may end it outright.
+    """
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def post_fork(server: Any, worker: Any) -> None:
     """Each worker dies with its master, opens its own database connections (none
     inherited from the master) and starts its own PDF render process, which warms up
@@ -155,6 +168,7 @@ def post_fork(server: Any, worker: Any) -> None:
     from scorekeeper.web.server.workers import die_with_parent
     from scorekeeper.web.sheets.renderer import RENDERER
 
+    stop_at_once_while_booting()
     die_with_parent(worker.ppid)
 
     app = worker.app.wsgi()  # loaded once in the master (preload_app)

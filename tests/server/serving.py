@@ -76,10 +76,9 @@ class Server:
 
     def stop(self) -> None:
         """A graceful stop, as a service manager asks it: TERM to the master, which stops
-        its workers. A worker forked a moment before misses that TERM (it still has the
-        master's handler, which only queues the signal), and the master would wait its
-        graceful timeout for it: past a few seconds, TERM goes to each process of the
-        group, whose handlers are by then their own. Whatever is left is then killed."""
+        its workers (one still booting ends at once: gunicorn.conf.py's ``post_fork``).
+        Should the master still wait past a few seconds, TERM goes to each process of
+        the group, and whatever is left is then killed."""
         with contextlib.suppress(ProcessLookupError):
             self.process.send_signal(signal.SIGTERM)
         for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 20), (None, 10)):

@@ -88,3 +88,27 @@ def test_the_access_log_never_holds_an_edit_token(monkeypatch: pytest.MonkeyPatc
     assert token not in repr(atoms)
     assert atoms["U"] == "/games/abcDEF123456/join/…"
     assert conf["redact"]("/games/x/join/t/confirm?a=1") == "/games/x/join/…/confirm?a=1"
+
+
+def _booting_worker(conf: str) -> None:
+    """A worker as forked: the master's handler, which only queues a TERM, then post_fork's
+    first step; a TERM must then end it."""
+    import os
+    import signal
+    import time
+
+    signal.signal(signal.SIGTERM, lambda sig, frame: None)
+    runpy.run_path(conf)["stop_at_once_while_booting"]()
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(60)  # what is left of booting: a TERM lost here is a minute's wait
+
+
+def test_a_worker_told_to_stop_while_it_boots_stops_at_once() -> None:
+    import signal
+
+    child = multiprocessing.get_context("fork").Process(target=_booting_worker, args=(str(CONF),))
+    child.start()
+    child.join(timeout=30)
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == -signal.SIGTERM
