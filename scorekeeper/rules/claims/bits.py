@@ -38,29 +38,43 @@ RANK = tuple(i % 13 for i in range(52))
 SUIT_MASK_OF = tuple(SUIT_MASKS[i // 13] for i in range(52))
 
 
-def _pext(bits: int, mask: int) -> int:
-    """The bits of ``bits`` at the positions of ``mask``, packed together (slow; for tables)."""
-    out = k = 0
-    for i in range(mask.bit_length()):
-        if mask >> i & 1:
-            out |= (bits >> i & 1) << k
-            k += 1
-    return out
+def _pext_table(width: int) -> tuple[int, ...]:
+    """``table[r << width | h]``: the bits of ``h`` at the positions of ``r``, packed
+    together, for every ``r`` and ``h`` below ``2**width``. Row ``r`` is the row of ``r``
+    without its lowest bit, shifted up, under that bit of ``h``: built in a few
+    milliseconds, where packing each pair bit by bit took a tenth of every start-up.
+
+    >>> _pext_table(3)[0b101 << 3 | 0b100]  # bits 0 and 2 of 0b100: 0, then 1
+    2
+    """
+    size = 1 << width
+    rows = [[0] * size]
+    for r in range(1, size):
+        low = (r & -r).bit_length() - 1
+        rest = rows[r & (r - 1)]
+        rows.append([(h >> low & 1) | rest[h] << 1 for h in range(size)])
+    return tuple(packed for row in rows for packed in row)
 
 
 # pext of a suit's 13 bits in two table look-ups: the low 7 bits, then the high 6
 # (PEXT_LOW[in play low 7 << 7 | bits low 7] | PEXT_HIGH[in play high 6 << 6 | bits high 6]
 # << POP7[in play low 7]).
-PEXT_LOW = tuple(_pext(h, r) for r in range(128) for h in range(128))
-PEXT_HIGH = tuple(_pext(h, r) for r in range(64) for h in range(64))
+PEXT_LOW = _pext_table(7)
+PEXT_HIGH = _pext_table(6)
 POP7 = tuple(r.bit_count() for r in range(128))
 
 
-def _suit_cards(suit: int, bits: int) -> tuple[int, ...]:
-    return tuple(13 * suit + r for r in range(12, -1, -1) if bits >> r & 1)
+def _suit_cards(suit: int) -> tuple[tuple[int, ...], ...]:
+    """A suit's cards, highest first, for each of its 8,192 sets: the top card, then the
+    cards of the set without it."""
+    table: list[tuple[int, ...]] = [()]
+    for bits in range(1, 8192):
+        top = bits.bit_length() - 1
+        table.append((13 * suit + top, *table[bits ^ 1 << top]))
+    return tuple(table)
 
 
-CARDS_OF = tuple(tuple(_suit_cards(s, bits) for bits in range(8192)) for s in range(4))
+CARDS_OF = tuple(_suit_cards(s) for s in range(4))
 """``CARDS_OF[suit][13 bits]``: the cards, highest first."""
 
 
