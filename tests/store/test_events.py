@@ -7,15 +7,17 @@ from flask import Flask
 
 from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.events.standings import Scoring, TableResult, Tally
+from scorekeeper.rules.events.standings import Scoring, TableResult, Tally, table_points
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.store import games
 from scorekeeper.store.events import services as events
 from scorekeeper.store.events.changes import replace_player
 from scorekeeper.store.events.input import parse_new_event_body
 from tests.sql import sql_statements
+from tests.store.test_games import kingdom
 
 EIGHT = ["Rana", "Sami", "Omar", "Lina", "Hadi", "Maya", "Nour", "Ziad"]
+FIFTEEN = [*EIGHT, "Joud", "Salma", "Rami", "Tala", "Karim", "Dana", "Fadi"]
 
 
 def trix(order: tuple[int, int, int, int]) -> DealEntry:
@@ -103,3 +105,63 @@ def test_a_tables_notes_are_read_once_per_version_and_follow_a_substitute(
     replace_player(event.id, 1, leaving, "Sara")
     notes = events.table_notes(games.load_game(table.game_id))
     assert [(c.player, c.substitute) for c in notes.seat_changes] == [(leaving, "Sara")]
+
+
+# --- a round in play ---------------------------------------------------------------------------
+
+
+def played_night() -> tuple[events.EventView, str]:
+    """15 players by places, round 1 (one kingdom a table) played through; 3 sit it out."""
+    event, token = new_event(players=FIFTEEN, round="kingdom", rounds=3, scoring="places")
+    for table in events.draw_next_round(event.id, token).tables:
+        for entry in kingdom(0):
+            games.record_deal(table.game_id, entry)
+    return events.load_event(event.id), token
+
+
+def test_a_round_drawn_with_no_deal_leaves_every_standing_unchanged(db_app: Flask) -> None:
+    event, token = played_night()
+    before = event.standings()
+    drawn = events.draw_next_round(event.id, token)
+    after = events.load_event(event.id)
+    assert after.standings() == before  # nobody moves before a card is played, a sit-out neither
+    # Counted as four level totals, the new tables would share out 1.5 points a seat.
+    shared = after.tally()
+    for table in drawn.tables:
+        shared.apply(TableResult(2, table.number, table.players, (0, 0, 0, 0)))
+    assert [s.player for s in shared.standings()] != [s.player for s in before]
+
+
+def test_a_table_with_a_deal_counts_its_result_so_far_marked_as_provisional(
+    db_app: Flask,
+) -> None:
+    event, token = played_night()
+    before = {s.player: s for s in event.standings()}
+    table = events.draw_next_round(event.id, token).tables[0]
+    games.record_deal(table.game_id, kingdom(0)[0])
+    after = events.load_event(event.id)
+    result = after.drawn[1].tables[0]
+    assert (result.deals, result.finished) == (1, False)
+    assert set(after.playing()) >= set(table.players)
+    earned = table_points(result.result(), after.scoring, after.places)
+    for line in after.standings():
+        old = before[line.player]
+        if line.player in table.players:
+            seat = table.players.index(line.player)
+            # His finished tables and byes give what they gave; the rest is provisional.
+            assert line.points - line.provisional == old.points
+            assert line.tables == old.tables + 1
+            if not line.byes:  # an average bye moves with the table, provisionally too
+                assert line.provisional == earned[seat]
+        elif line.player in after.drawn[1].sitting_out:
+            assert line.byes == old.byes + 1  # the round is under way: its byes count
+        else:
+            assert (line.points, line.tables, line.provisional) == (old.points, old.tables, 0)
+
+
+def test_a_finished_table_counts_as_settled_points(db_app: Flask) -> None:
+    event, _token = played_night()
+    standings = event.standings()
+    assert all(s.provisional == 0 for s in standings)  # every table of round 1 has finished
+    assert not event.playing()
+    assert sorted(s.tables for s in standings) == [0] * 3 + [1] * 12

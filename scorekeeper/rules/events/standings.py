@@ -22,6 +22,11 @@ check by hand (:data:`TIE_RULES`):
 Each line says which rule separated it from the line above in its tied group
 (:attr:`Standing.tie_break`), and :func:`tie_groups` sums it up per group.
 
+A table counts once its game has a deal (a table just drawn would share out the places
+before a card is played). Until its game finishes, its result so far counts as a
+finished table's would, and each line says how much of its points is still open
+(:attr:`Standing.provisional`), so that the points from finished tables can be told.
+
 A :class:`Tally` is kept up to date one table at a time: :meth:`Tally.apply`
 replaces a table's previous result by its new one in time proportional to the
 table, never to the event.
@@ -225,6 +230,10 @@ class Standing:
     """What his byes added to his points (by the night's :class:`ByeRule`)."""
     average: Points = 0
     """His points per table played (byes left out)."""
+    provisional: Points = 0
+    """The part of his points that is not settled yet: what his tables still playing add
+    to them, their result so far and what it moves an average bye (0 once every table of
+    his has finished). His points from finished tables are ``points - provisional``."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +291,8 @@ class Tally:
     byes: dict[str, int] = field(default_factory=dict)
     """Rounds each player sat out while present (:meth:`sit_out`)."""
     tables_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
+    playing_of: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
+    """Each player's tables counted before their game has finished (:meth:`provisional`)."""
     results: dict[tuple[int, int], TableResult] = field(default_factory=dict)
 
     @classmethod
@@ -329,6 +340,15 @@ class Tally:
                 self.tables_of[name].add(result.key)
             else:
                 self.tables_of[name].discard(result.key)
+            if not result.finished:
+                self._mark_playing(name, result.key, sign)
+
+    def _mark_playing(self, name: str, key: tuple[int, int], sign: int) -> None:
+        playing = self.playing_of.setdefault(name, set())
+        if sign > 0:
+            playing.add(key)
+        else:
+            playing.discard(key)
 
     def bye_points(self, name: str) -> Points:
         """What ``name``'s byes are worth now (an average bye moves with his tables)."""
@@ -336,6 +356,25 @@ class Tally:
         if not byes:
             return 0
         return whole_if_can(byes * self.bye_rule.worth(self.points[name], self.played(name)))
+
+    def provisional(self, name: str) -> Points:
+        """What ``name``'s tables still playing add to his points: their result so far
+        counts as a finished table's would, so his points less this are what his finished
+        tables and byes give (an average bye is then counted over finished tables only)."""
+        keys = self.playing_of.get(name)
+        if not keys:  # most players, most of the time: nothing to take away
+            return 0
+        earned = sum(self._earned(key, name) for key in keys)
+        settled = whole_if_can(self.points[name] - earned)
+        byes = self.byes.get(name, 0)
+        if byes:
+            worth = self.bye_rule.worth(settled, self.played(name) - len(keys))
+            settled = whole_if_can(settled + byes * worth)
+        return whole_if_can(self.total(name) - settled)
+
+    def _earned(self, key: tuple[int, int], name: str) -> Points:
+        result = self.results[key]
+        return table_points(result, self.scoring, self.places)[result.players.index(name)]
 
     def played(self, name: str) -> int:
         return len(self.tables_of[name])
@@ -393,6 +432,7 @@ class Tally:
                     byes,
                     self.bye_points(name) if byes else 0,
                     self.average(name),
+                    self.provisional(name),
                 )
             )
         return lines

@@ -213,14 +213,17 @@ class EventView:
         )
 
     def tally(self, rounds: Sequence[EventRoundView] | None = None) -> Tally:
-        """Standings over ``rounds`` (all by default); everyone present counts from 0, and
-        a table once it :meth:`counts`."""
+        """Standings over ``rounds`` (all by default); everyone present counts from 0, a
+        table once it :meth:`counts`, and a round's byes once the round is :meth:`under_way`."""
         chosen = self.drawn if rounds is None else rounds
         tally = Tally(self.scoring, self.places, bye_rule=self.bye_rule, ranking=self.ranking)
         if rounds is None:
             tally.enter(p.name for p in self.players)
         for drawn in chosen:
-            tally.sit_out(drawn.sitting_out)
+            if self.under_way(drawn):
+                tally.sit_out(drawn.sitting_out)
+            else:
+                tally.enter(drawn.sitting_out)
             for table in drawn.tables:
                 tally.enter(table.players)
                 if self.counts(table):
@@ -233,9 +236,14 @@ class EventView:
         under 3/2/1/0, before a card is played)."""
         return table.deals > 0
 
+    def under_way(self, drawn: EventRoundView) -> bool:
+        """Whether a round's byes count: once one of its tables counts. A bye scoring at the
+        draw would move the sit-outs while the seated players wait for a deal."""
+        return any(self.counts(table) for table in drawn.tables)
+
     def playing(self) -> dict[str, EventTableView]:
-        """The players at a table whose game has not finished: the standings mark them (the
-        result so far, if any, counts)."""
+        """The players at a table whose game has not finished: the standings mark them (its
+        result so far counts once it has a deal, as :attr:`Standing.provisional`)."""
         return {
             name: table
             for drawn in self.drawn

@@ -39,12 +39,17 @@ def standings_json(
             "byes": s.byes,
             "bye_points": points_value(s.bye_points),
             "average": points_value(s.average),
-            "playing": {"round": at[s.player].round, "table": at[s.player].number}
-            if s.player in at
-            else None,
+            "provisional": points_value(s.provisional),
+            "playing": playing_json(at[s.player]) if s.player in at else None,
         }
         for s in lines
     ]
+
+
+def playing_json(table: EventTableView) -> dict[str, int]:
+    """The table a player is at while its game has not finished, and its deals so far (0:
+    not started, so it counts nothing yet)."""
+    return {"round": table.round, "table": table.number, "deals": table.deals}
 
 
 def ties_json(lines: Sequence[Standing], ranking: Ranking) -> list[dict[str, Any]]:

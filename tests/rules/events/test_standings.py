@@ -237,3 +237,37 @@ def test_ranking_by_points_per_table_played() -> None:
         ("C", Fraction(3, 2), 3),
         ("D", 0, 4),
     ]
+
+
+# Tables still playing: their result so far counts as a finished table's, and says so.
+
+
+def test_a_table_still_playing_counts_its_result_so_far_as_its_provisional_points() -> None:
+    tally = Tally(Scoring.PLACES)
+    tally.apply(TableResult(1, 1, ("A", "B", "C", "D"), (90, 30, -40, -80), finished=True))
+    tally.apply(TableResult(2, 1, ("B", "C", "A", "D"), (60, 20, -30, -50), deals=3))
+    by_name = {s.player: s for s in tally.standings()}
+    # A: 3 from the finished table and, so far, 1 (third) from the one still playing.
+    assert (by_name["A"].points, by_name["A"].provisional, by_name["A"].tables) == (4, 1, 2)
+    assert (by_name["B"].points, by_name["B"].provisional) == (5, 3)
+    tally.apply(
+        TableResult(2, 1, ("B", "C", "A", "D"), (60, 20, -30, -50), deals=20, finished=True)
+    )
+    assert all(s.provisional == 0 for s in tally.standings())  # finished: all of it settled
+    assert {s.player: s.points for s in tally.standings()} == {"A": 4, "B": 5, "C": 3, "D": 0}
+
+
+def test_a_table_still_playing_moves_an_average_bye_and_that_is_provisional_too() -> None:
+    tally = Tally(Scoring.PLACES, bye_rule=ByeRule(Byes.AVERAGE))
+    tally.apply(TableResult(1, 1, ("A", "B", "C", "D"), (90, 30, -40, -80), finished=True))
+    tally.sit_out(["A"])
+    tally.apply(TableResult(3, 1, ("A", "B", "C", "D"), (-90, 30, 40, 80), deals=2))
+    a = next(s for s in tally.standings() if s.player == "A")
+    # Settled: 3 from one finished table and a bye worth 3, so 6. With the 0 so far at
+    # the table still playing, the bye is worth 3/2: 9/2 in all, 3/2 less than settled.
+    assert (a.points, a.bye_points, a.provisional) == (
+        Fraction(9, 2),
+        Fraction(3, 2),
+        -Fraction(3, 2),
+    )
+    assert a.points - a.provisional == 6

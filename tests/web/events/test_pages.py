@@ -129,7 +129,7 @@ def test_table_cards_and_results_are_pdfs(client: FlaskClient) -> None:
     assert "in the seat order above" in text
     results = client.get(f"/events/{event_id}/results.pdf")
     assert results.mimetype == "application/pdf"
-    assert "Final standings" in PdfReader(BytesIO(results.data)).pages[0].extract_text()
+    assert "Standings" in PdfReader(BytesIO(results.data)).pages[0].extract_text()  # not final
 
 
 def test_an_unknown_event_page_is_404(client: FlaskClient) -> None:

@@ -141,7 +141,9 @@ def test_the_results_pdf_has_the_nights_date_and_the_directors_corrections(
     # R7: the Trix order 2,0,3,1 became 0,2,3,1: seats 0 and 2 swap first and second place.
     assert f"Trix. Scores: {players[0]} 150 → 200 · {players[2]} 200 → 150." in text
     assert re.search(r"At \d{4}-\d\d-\d\d \d\d:\d\d UTC", text)
-    assert "Tables played" in text and "Final standings" in text
+    # Still open, one table playing: not final yet, its players marked, their points so far.
+    assert "Tables played" in text and "Final standings" not in text and "Standings" in text
+    assert text.count("playing at table 1") == 4 and "at table 2, no deal yet" in text
 
 
 def test_a_night_without_corrections_says_none(client: FlaskClient) -> None:
