@@ -30,6 +30,12 @@
     return SUITS.indexOf(suit) >= 0 && RANKS.indexOf(rank) >= 0 ? rank + suit : null;
   }
 
+  // A number in the page's digits: "12" or "١٢" (app.js: scorekeeperNumbers).
+  function digits(n) {
+    var numbers = window.scorekeeperNumbers;
+    return numbers ? numbers.shown(String(n)) : String(n);
+  }
+
   function words(text) {
     return text.split(/[\s,;]+/).filter(function (w) { return w; });
   }
@@ -291,11 +297,12 @@
     this.tabs.forEach(function (tab) {
       var seat = tab.getAttribute("data-seat");
       var n = (self.lists[seat] || []).length;
+      var shown = digits(n);
       tab.setAttribute("aria-pressed", seat === self.active ? "true" : "false");
       tab.classList.toggle("full", seat !== "trick" && n === 13);
       tab.querySelector("[data-count]").textContent =
-        self.mode === "position" ? String(n) : countText.replace("{n}", n);
-      tab.querySelector("[data-count-said]").textContent = " " + saidText.replace("{n}", n);
+        self.mode === "position" ? shown : countText.replace("{n}", shown);
+      tab.querySelector("[data-count-said]").textContent = " " + saidText.replace("{n}", shown);
     });
     var active = this.lists[this.active] || [];
     var full = active.length >= this.limit(this.active);

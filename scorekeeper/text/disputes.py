@@ -19,8 +19,8 @@ from scorekeeper.rules.cards import ALL_CARDS, SUIT_MASKS, Card, cards_of
 from scorekeeper.rules.ruleset import RevokeRule, RuleSet, TrixRevoke
 from scorekeeper.rules.trickplay import BROKEN_HEARTS, MUST_DISCARD, MUST_FOLLOW, NO_HEART_LEAD
 from scorekeeper.text import locale as i18n
+from scorekeeper.text.locale import current_digits, isolate, isolate_name
 from scorekeeper.text.locale import format_number as number
-from scorekeeper.text.locale import isolate, isolate_name
 from scorekeeper.text.messages import current_translations, render
 
 
@@ -63,9 +63,9 @@ def pretty_cards(mask: int) -> str:
 
 
 def suit_count(mask: int, suit: int) -> str:
-    """``3 spades``, from the engine catalogue's plural words."""
+    """``3 spades``, from the engine catalogue's plural words, in the page's digits."""
     n = (mask & SUIT_MASKS[suit]).bit_count()
-    return render(_SUIT_COUNT_KEYS[suit], {"count": n}, current_translations())
+    return render(_SUIT_COUNT_KEYS[suit], {"count": n}, current_translations(), current_digits())
 
 
 # --- card-by-card checks ---------------------------------------------------------------------

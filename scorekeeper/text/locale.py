@@ -100,13 +100,18 @@ def gettext(message: str, /, **variables: Any) -> str:
     The catalogue is looked up once per request (:func:`translations`).
     """
     text = localize_sentence(str(translations().ugettext(message)))
-    return text % variables if variables else text
+    if not variables:
+        return text
+    text, variables = whole_numbers_in_digits(text, variables)
+    return text % variables
 
 
 def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> str:
     """The form of the message for ``num`` in the request's language (``%(num)d`` is ``num``)."""
     variables.setdefault("num", num)
-    return localize_sentence(str(translations().ungettext(singular, plural, num))) % variables
+    text = localize_sentence(str(translations().ungettext(singular, plural, num)))
+    text, variables = whole_numbers_in_digits(text, variables)
+    return text % variables
 
 
 def lazy_gettext(message: str, /, **variables: Any) -> Any:
@@ -119,6 +124,7 @@ def template_gettext(context: EvalContext, message: str, /, **variables: Any) ->
     """``_("…", name=…)`` in templates: translated, its numbers in the page's digits,
     isolated, then filled in (escaped)."""
     text = isolate(localize_sentence(translations().ugettext(message)))
+    text, variables = whole_numbers_in_digits(text, variables)
     return (Markup(text) if context.autoescape else text) % variables
 
 
@@ -129,6 +135,7 @@ def template_ngettext(
     """``ngettext(…)`` in templates: the form for ``num`` (``%(num)s``), filled in likewise."""
     variables.setdefault("num", num)
     text = isolate(localize_sentence(translations().ungettext(singular, plural, num)))
+    text, variables = whole_numbers_in_digits(text, variables)
     return (Markup(text) if context.autoescape else text) % variables
 
 
@@ -293,6 +300,35 @@ def latin_digits(text: str) -> str:
     ('13', '12', '-0.75', '12')
     """
     return text.translate(_TYPED_DIGITS)
+
+
+_WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
+
+
+def whole_numbers_in_digits(text: T, variables: dict[str, Any]) -> tuple[T, dict[str, Any]]:
+    """A sentence's whole-number slots (``%(count)d``) and their values in the request's
+    digits (``format_number``), so that "Player %(number)d" reads "اللاعب ١" under the
+    Arabic-Indic setting; in Latin digits, and for any other slot, nothing changes.
+
+    >>> whole_numbers_in_digits("Trick %(n)d of %(of)s", {"n": 3, "of": 13})
+    ('Trick %(n)d of %(of)s', {'n': 3, 'of': 13})
+    """
+    if current_digits() != "arab":
+        return text, variables
+    names = {
+        name
+        for name in _WHOLE_NUMBER_SLOT.findall(str(text))
+        if isinstance(variables.get(name), int) and not isinstance(variables[name], bool)
+    }
+    if not names:
+        return text, variables
+
+    def slot(match: re.Match[str]) -> str:
+        return f"%({match.group(1)})s" if match.group(1) in names else match.group(0)
+
+    shown = {k: format_number(v) if k in names else v for k, v in variables.items()}
+    found = _WHOLE_NUMBER_SLOT.sub(slot, str(text))
+    return (Markup(found) if isinstance(text, Markup) else found), shown  # type: ignore[return-value]
 
 
 def localize_digits(text: str, digits: str | None = None) -> str:

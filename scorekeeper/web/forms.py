@@ -16,6 +16,7 @@ at import time); the engine's problems are said in the request's language by
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
@@ -24,15 +25,20 @@ from babel import support
 from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, IntegerField, StringField
 from wtforms.i18n import messages_path
-from wtforms.validators import Optional
-from wtforms.widgets import HiddenInput
+from wtforms.validators import Optional, StopValidation
+from wtforms.widgets import HiddenInput, TextInput
 
 from scorekeeper.rules.errors import Problem
-from scorekeeper.text.locale import current_locale
+from scorekeeper.text.locale import current_locale, latin_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import translate_problem
 
 SEATS = ("0", "1", "2", "3")
+WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
+"""A whole number in Latin digits (after ``latin_digits``); a sign is for the range to refuse."""
+NUMBER_BOX = {"inputmode": "numeric", "data-number": True, "autocomplete": "off"}
+"""A number box's attributes: text with a numeric keyboard, since a type=number box refuses ٥
+in Chromium (static/app.js shows the page's digits in ``data-number`` boxes, sends Latin)."""
 
 
 def strip(value: object) -> object:
@@ -61,6 +67,37 @@ class ChoiceField(StringField):
     def __init__(self, *args: Any, choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.choices: list[tuple[str, str]] = list(choices)
+
+
+class WholeNumberField(IntegerField):
+    """A whole number in a number box (``NUMBER_BOX``); blank is None, for the validators.
+
+    Latin, Arabic-Indic and Eastern Arabic-Indic digits read alike (``latin_digits``); any
+    other text, other scripts' digits included, is the field's error, naming its label
+    (checked at validation, so a label set after the form is built is the one said).
+    """
+
+    widget = TextInput()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["render_kw"] = {**NUMBER_BOX, **(kwargs.get("render_kw") or {})}
+        super().__init__(*args, **kwargs)
+        self.typed = ""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.typed = str(valuelist[0]).strip() if valuelist else ""
+        latin = latin_digits(self.typed)
+        self.data = int(latin) if WHOLE_NUMBER.fullmatch(latin) else None
+
+    def pre_validate(self, form: Any) -> None:
+        if self.typed and self.data is None:
+            raise StopValidation(
+                _(
+                    "%(field)s: “%(text)s” is not a whole number.",
+                    field=self.label.text,
+                    text=self.typed,
+                )
+            )
 
 
 VERSION_MAX = 2**31 - 1

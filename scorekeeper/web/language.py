@@ -32,6 +32,7 @@ from scorekeeper.text.locale import (
     current_locale,
     format_number,
     isolate,
+    localize_digits,
     ltr,
     select_locale,
     supported_digits,
@@ -82,6 +83,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.jinja_env.globals.update(ngettext=template_ngettext)
     app.jinja_env.filters.update(bdi=bdi, bidi=isolate, ltr=ltr, num=per_render(format_number))
+    # A number typed in a box, shown again in the page's digits (the server reads either).
+    app.jinja_env.filters.update(typed_digits=per_render(localize_digits))
     # Flask-Babel caches the locale on ``g``; a request that shares an app context
     # (tests, streamed responses) must still choose its own.
     app.before_request(refresh)

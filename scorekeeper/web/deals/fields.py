@@ -3,7 +3,6 @@ the Trix places' and the note's messages (the shared fields are :mod:`scorekeepe
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from wtforms import IntegerField
@@ -12,6 +11,7 @@ from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import latin_digits
 from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.forms import WHOLE_NUMBER
 
 NOTE_TOO_LONG = _l("A note can have at most %(max)s characters.", max=NOTE_MAX)
 
@@ -23,9 +23,6 @@ TRIX_PLACE_MISSING = (
     _l("Choose who went out third."),
     _l("Choose who was left with cards."),
 )
-
-WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
-"""A whole number in Latin digits (after ``latin_digits``); a sign is for the range to refuse."""
 
 
 class CountField(IntegerField):

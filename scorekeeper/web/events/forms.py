@@ -13,7 +13,6 @@ from typing import Any
 
 from wtforms import (
     BooleanField,
-    IntegerField,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -24,6 +23,7 @@ from wtforms.validators import NumberRange, Optional
 
 from scorekeeper.store.events.input import EVENT_NAME_MAX, ROUNDS_MAX
 from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.forms import WholeNumberField
 from scorekeeper.web.games.new_game_form import SWITCHES, RuleSwitches
 
 NIGHT_SWITCHES = tuple(name for name in SWITCHES if name not in ("partnership", "rounds"))
@@ -37,7 +37,7 @@ class NewEventForm(RuleSwitches):
 
     name = StringField(_l("Name of the club night"), render_kw={"maxlength": EVENT_NAME_MAX})
     players = TextAreaField(_l("Players present, one name per line"))
-    rounds = IntegerField(_l("Rounds"), default=3, validators=[NumberRange(1, ROUNDS_MAX)])
+    rounds = WholeNumberField(_l("Rounds"), default=3, validators=[NumberRange(1, ROUNDS_MAX)])
     round_kind = SelectField(
         _l("A round is"),
         choices=[
@@ -64,7 +64,7 @@ class NewEventForm(RuleSwitches):
         ],
         default="average",
     )
-    bye_points = IntegerField(_l("Points for a round sat out (fixed)"), default=0)
+    bye_points = WholeNumberField(_l("Points for a round sat out (fixed)"), default=0)
     ranking = SelectField(
         _l("Rank players by"),
         choices=[
@@ -83,7 +83,9 @@ class NewEventForm(RuleSwitches):
         default="avoid_repeats",
     )
     partnership = BooleanField(_l("Partnerships (partners sit opposite)"))
-    seed = IntegerField(_l("Seed of the draw (empty: chosen at random)"), validators=[Optional()])
+    seed = WholeNumberField(
+        _l("Seed of the draw (empty: chosen at random)"), validators=[Optional()]
+    )
 
     # --- a night held for a circle: which circle, and its members who came
     circle = StringField(_l("Hold it for a circle"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wtforms import FieldList, IntegerField, StringField
+from wtforms import FieldList, Label, StringField
 from wtforms.validators import Length, NumberRange, Optional
 
 from scorekeeper.rules.contracts import ALL_CONTRACTS
@@ -27,6 +27,7 @@ from scorekeeper.web.forms import (
     SEATS,
     ChoiceField,
     ProblemsForm,
+    WholeNumberField,
     seat_choices,
     seat_or_none,
     strip,
@@ -76,6 +77,20 @@ VALUE_NAMES = ("king", "queen", "diamond", "trick")
 NAME_TOO_LONG = _l("A name can have at most %(max)s characters.", max=NAME_MAX)
 POINTS_RANGE = _l("Enter a whole number from 0 to 10000.")
 VALUE_RANGE = _l("Enter a whole number from −10000 to 10000.")
+VALUE_LABELS = {
+    "king": _l("Points for the K♥"),
+    "queen": _l("Points for a queen"),
+    "diamond": _l("Points for a diamond"),
+    "trick": _l("Points for a trick"),
+}
+"""The point values' boxes, as templates/layout/rules.html words them (VALUE_TEXT)."""
+TRIX_VALUE_LABELS = (
+    _l("Points for going out 1st in Trix"),
+    _l("Points for going out 2nd in Trix"),
+    _l("Points for going out 3rd in Trix"),
+    _l("Points for the last place in Trix"),
+)
+"""The Trix places' boxes, as templates/layout/rules.html words them (TRIX_VALUE_TEXT)."""
 
 
 def switch_values(rules: RuleSet) -> dict[str, str]:
@@ -107,10 +122,16 @@ class RuleSwitches(ProblemsForm):
     first_dealer = ChoiceField()
     """Who deals the first deal, under the dealer rules "first_any" and "rotates" (R2)."""
     trix_values = FieldList(
-        IntegerField(validators=[Optional(), NumberRange(-10_000, 10_000, VALUE_RANGE)]),
+        WholeNumberField(validators=[Optional(), NumberRange(-10_000, 10_000, VALUE_RANGE)]),
         min_entries=4,
         max_entries=4,
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A list's entries share one label: each place's box names its place in its errors.
+        for entry, text in zip(self.trix_values.entries, TRIX_VALUE_LABELS, strict=True):
+            entry.label = Label(entry.id, text)
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = super().validate(extra_validators)
@@ -210,7 +231,9 @@ for _name in VALUE_NAMES:
     setattr(
         RuleSwitches,
         f"value_{_name}",
-        IntegerField(validators=[Optional(), NumberRange(0, 10_000, POINTS_RANGE)]),
+        WholeNumberField(
+            VALUE_LABELS[_name], validators=[Optional(), NumberRange(0, 10_000, POINTS_RANGE)]
+        ),
     )
 
 

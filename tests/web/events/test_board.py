@@ -116,9 +116,24 @@ def test_the_director_sets_the_round_clock_and_the_board_counts_from_the_draw(
     assert "data-board-clock" not in html(client.get(f"/events/{event.id}/board/live"))
 
 
-@pytest.mark.parametrize("typed", ["0", "601", "ten", "4.5", "-3"])
+OUT_OF_RANGE = "“round_minutes” must be a whole number from 1 to 600."
+NOT_A_NUMBER = "Minutes a round (empty: no round clock): “%s” is not a whole number."
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("0", OUT_OF_RANGE),
+        ("601", OUT_OF_RANGE),
+        ("٦٠١", OUT_OF_RANGE),
+        ("-3", OUT_OF_RANGE),
+        ("ten", NOT_A_NUMBER % "ten"),
+        ("4.5", NOT_A_NUMBER % "4.5"),
+        ("४५", NOT_A_NUMBER % "४५"),  # Devanagari digits are not read
+    ],
+)
 def test_a_bad_round_length_is_refused_naming_the_field_and_nothing_changes(
-    app: Flask, client: FlaskClient, typed: str
+    app: Flask, client: FlaskClient, typed: str, message: str
 ) -> None:
     event = Event(client)
     director = directing(app, event)
@@ -127,8 +142,21 @@ def test_a_bad_round_length_is_refused_naming_the_field_and_nothing_changes(
     answer = director.post(f"/events/{event.id}/clock", data={"round_minutes": typed})
     assert answer.status_code == 302
     page = html(director.get(f"/events/{event.id}"))
-    assert "“round_minutes” must be a whole number from 1 to 600." in page
+    assert message in page
     assert event.get()["round_minutes"] == 30 and event.get()["version"] == version
+
+
+@pytest.mark.parametrize("typed", ["٤٥", "۴۵"])
+def test_a_round_length_in_arabic_indic_digits_is_read_right(
+    app: Flask, client: FlaskClient, typed: str
+) -> None:
+    event = Event(client)
+    director = directing(app, event)
+    answer = director.post(f"/events/{event.id}/clock", data={"round_minutes": typed})
+    assert answer.status_code == 302
+    assert event.get()["round_minutes"] == 45
+    box = re.search(r'<input name="round_minutes"[^>]*>', html(director.get(f"/events/{event.id}")))
+    assert box and 'type="text"' in box.group(0) and 'inputmode="numeric"' in box.group(0)
 
 
 def test_only_the_director_sets_the_clock(client: FlaskClient) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -91,3 +92,50 @@ def test_a_refused_circle_night_is_shown_again_with_its_members_ticked(
     ticked = re.findall(r'<input[^>]*name="members"[^>]*>', page)
     assert sum("checked" in box for box in ticked) == 4, ticked
     assert db.session.query(Event).count() == 0  # nothing saved
+
+
+PLAYERS = "\n".join([*MEMBERS, "Zein", "Dana"])
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        {"rounds": "٢", "bye_points": "٥٠", "seed": "١٧"},  # Arabic-Indic
+        {"rounds": "۲", "bye_points": "۵۰", "seed": "۱۷"},  # Eastern Arabic-Indic
+    ],
+)
+def test_the_nights_numbers_in_arabic_indic_digits_are_read_right(
+    client: FlaskClient, typed: dict[str, str]
+) -> None:
+    data = {**NIGHT, **typed, "byes": "fixed", "players": PLAYERS}
+    answer = client.post("/events/new", data=data)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    event_id = answer.headers["Location"].split("#")[0].rsplit("/", 1)[1]
+    night = client.get(f"/api/v1/events/{event_id}").json
+    assert night is not None
+    assert (night["rounds"], night["bye_points"], night["seed"]) == (2, 50, 17)
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "label"),
+    [
+        ("rounds", "٢x", "Rounds"),
+        ("bye_points", "五", "Points for a round sat out (fixed)"),
+        ("seed", "१७", "Seed of the draw (empty: chosen at random)"),  # Devanagari digits
+    ],
+)
+def test_a_nights_number_that_is_no_number_is_refused_naming_its_box(
+    client: FlaskClient, name: str, typed: str, label: str
+) -> None:
+    answer = client.post("/events/new", data={**NIGHT, name: typed, "players": PLAYERS})
+    assert answer.status_code == 422
+    assert f"{label}: “{typed}” is not a whole number." in answer.get_data(as_text=True)
+    assert db.session.query(Event).count() == 0  # nothing saved
+
+
+def test_the_nights_number_boxes_take_any_digits(client: FlaskClient) -> None:
+    """Text boxes with a numeric keyboard: a type=number box refuses ٥ in Chromium."""
+    page = client.get("/events/new").get_data(as_text=True)
+    for name in ("rounds", "bye_points", "seed"):
+        box = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
+        assert box and 'type="text"' in box.group(0) and 'inputmode="numeric"' in box.group(0)

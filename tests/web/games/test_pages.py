@@ -160,6 +160,50 @@ def test_create_game_refuses_bad_input_and_saves_nothing(
     assert services.list_games() == ([], [])
 
 
+@pytest.mark.parametrize(
+    ("king", "trix"),
+    [
+        ("٥٠", ["٣٠٠", "٢٠٠", "١٠٠", "−٥٠"]),  # Arabic-Indic, with the pages' minus sign
+        ("۵۰", ["۳۰۰", "۲۰۰", "۱۰۰", "-۵۰"]),  # Eastern Arabic-Indic (Persian keyboards)
+    ],
+)
+def test_r9_7_point_values_typed_in_arabic_indic_digits_are_read_right(
+    client: FlaskClient, king: str, trix: list[str]
+) -> None:
+    boxes = {f"trix_values-{place}": text for place, text in enumerate(trix)}
+    game_id = new_game(client, value_king=king, **boxes)
+    values = services.load_game(game_id).rules.values
+    assert values.king == 50 and values.trix == (300, 200, 100, -50)
+
+
+@pytest.mark.parametrize(
+    ("fields", "label"),
+    [
+        ({"value_queen": "٥x"}, "Points for a queen"),
+        ({"trix_values-2": "१००"}, "Points for going out 3rd in Trix"),  # Devanagari digits
+    ],
+)
+def test_a_point_value_that_is_no_number_is_refused_naming_its_box(
+    client: FlaskClient, fields: dict[str, str], label: str
+) -> None:
+    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
+    data.update({"first_king": "0", "preset": "standard", **fields})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    [(name, typed)] = fields.items()
+    beside = html(response).split(f'id="{name}"')[1].split('class="field')[0]
+    assert f"{label}: “{typed}” is not a whole number." in beside  # said at its box
+    assert services.list_games() == ([], [])
+
+
+def test_the_point_value_boxes_take_any_digits(client: FlaskClient) -> None:
+    """Text boxes with a numeric keyboard: a type=number box refuses ٥ in Chromium."""
+    page = html(client.get("/games/new"))
+    boxes = re.findall(r'<input[^>]*name="(?:value_\w+|trix_values-\d)"[^>]*>', page)
+    assert len(boxes) == 8
+    assert all('type="text"' in box and 'inputmode="numeric"' in box for box in boxes)
+
+
 def test_create_game_refuses_first_king_outside_custom_order(client: FlaskClient) -> None:
     fields = {
         "kingdom_order": "custom",
