@@ -88,7 +88,9 @@ def judged(client: FlaskClient, response: Any) -> str:
     while client.get(f"{page}/status").get_json()["state"] != "done":
         assert time.monotonic() < deadline, f"{page} was never judged"
         time.sleep(0.1)
-    return str(client.get(page).get_data(as_text=True))
+    answer = client.get(page)
+    assert answer.status_code == 200, page
+    return str(answer.get_data(as_text=True))
 
 
 def test_the_page_rules_at_once_then_works_the_exact_value_out_on_request(app: Flask) -> None:
