@@ -302,7 +302,8 @@ def latin_digits(text: str) -> str:
     return text.translate(_TYPED_DIGITS)
 
 
-_WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
+WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
+"""A sentence's whole-number slot (``%(count)d``); its name is group 1."""
 
 
 def whole_numbers_in_digits(text: T, variables: dict[str, Any]) -> tuple[T, dict[str, Any]]:
@@ -317,7 +318,7 @@ def whole_numbers_in_digits(text: T, variables: dict[str, Any]) -> tuple[T, dict
         return text, variables
     names = {
         name
-        for name in _WHOLE_NUMBER_SLOT.findall(str(text))
+        for name in WHOLE_NUMBER_SLOT.findall(str(text))
         if isinstance(variables.get(name), int) and not isinstance(variables[name], bool)
     }
     if not names:
@@ -327,7 +328,7 @@ def whole_numbers_in_digits(text: T, variables: dict[str, Any]) -> tuple[T, dict
         return f"%({match.group(1)})s" if match.group(1) in names else match.group(0)
 
     shown = {k: format_number(v) if k in names else v for k, v in variables.items()}
-    found = _WHOLE_NUMBER_SLOT.sub(slot, str(text))
+    found = WHOLE_NUMBER_SLOT.sub(slot, str(text))
     return (Markup(found) if isinstance(text, Markup) else found), shown  # type: ignore[return-value]
 
 

@@ -715,9 +715,6 @@ MESSAGES: dict[str, Template] = {**PROBLEMS, **WORDS}
 # --- rendering ---------------------------------------------------------------------------
 
 
-_WHOLE_NUMBER_SLOT = re.compile(r"%\((\w+)\)d")
-
-
 def render(
     key: str, params: Mapping[str, Any], translations: Translations, digits: str | None = None
 ) -> str:
@@ -735,9 +732,10 @@ def render(
     else:
         text = translations.gettext(template)
     if digits is not None:
-        from scorekeeper.text.locale import localize_sentence  # as current_translations
+        # Imported here, as current_translations is: no cycle.
+        from scorekeeper.text.locale import WHOLE_NUMBER_SLOT, localize_sentence
 
-        text = _WHOLE_NUMBER_SLOT.sub(r"%(\1)s", text)
+        text = WHOLE_NUMBER_SLOT.sub(r"%(\1)s", text)
         text = localize_sentence(text, digits)
     return text % values
 
