@@ -41,6 +41,17 @@ NUMBER_BOX = {"inputmode": "numeric", "data-number": True, "autocomplete": "off"
 in Chromium (static/app.js shows the page's digits in ``data-number`` boxes, sends Latin)."""
 
 
+def whole_number(typed: str) -> int | None:
+    """A whole number typed in Latin, Arabic-Indic or Eastern Arabic-Indic digits, or None
+    for anything else (other scripts' digits included, which ``int`` alone would take).
+
+    >>> whole_number("١٢"), whole_number("۱۲"), whole_number("12"), whole_number("1٢x")
+    (12, 12, 12, None)
+    """
+    latin = latin_digits(typed)
+    return int(latin) if WHOLE_NUMBER.fullmatch(latin) else None
+
+
 def strip(value: object) -> object:
     return value.strip() if isinstance(value, str) else value
 
@@ -86,8 +97,7 @@ class WholeNumberField(IntegerField):
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         self.typed = str(valuelist[0]).strip() if valuelist else ""
-        latin = latin_digits(self.typed)
-        self.data = int(latin) if WHOLE_NUMBER.fullmatch(latin) else None
+        self.data = whole_number(self.typed)
 
     def pre_validate(self, form: Any) -> None:
         if self.typed and self.data is None:

@@ -9,9 +9,8 @@ from wtforms import IntegerField
 
 from scorekeeper.store.input import NOTE_MAX
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.text.locale import latin_digits
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.forms import WHOLE_NUMBER
+from scorekeeper.web.forms import whole_number
 
 NOTE_TOO_LONG = _l("A note can have at most %(max)s characters.", max=NOTE_MAX)
 
@@ -34,12 +33,8 @@ class CountField(IntegerField):
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         text = str(valuelist[0]).strip() if valuelist else ""
-        self.data = None
-        if not text:
-            return
-        latin = latin_digits(text)
-        if not WHOLE_NUMBER.fullmatch(latin):
+        self.data = whole_number(text) if text else None
+        if text and self.data is None:
             raise ValueError(
                 _("“%(text)s” is not a number; enter a whole number from 0 to 13.", text=text)
             )
-        self.data = int(latin)
