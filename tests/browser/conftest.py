@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from scorekeeper.extensions import db
 from tests.browser.closing import CHROMIUM, Chromium, close
@@ -26,6 +26,10 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+
+# Playwright's assertions wait 5 s by default, which a loaded 2-core machine can
+# exceed between a tap and what it shows; the wait is a guard, never a target.
+expect.set_options(timeout=30_000)
 
 
 @pytest.fixture
