@@ -31,15 +31,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.store import checkpoints  # noqa: F401  (SQLite's checkpoints, aside)
     from scorekeeper.web import errors, language
-    from scorekeeper.web.api import routes as api
+    from scorekeeper.web.api import backup as api_backup  # noqa: F401  (on the games blueprint)
+    from scorekeeper.web.api import games as api_games
     from scorekeeper.web.backup import routes as backup  # noqa: F401
     from scorekeeper.web.backup import size
     from scorekeeper.web.blueprint import bp as pages  # each `routes` here adds its pages to it
+    from scorekeeper.web.circles import api as circles_api
     from scorekeeper.web.circles import routes as circles  # noqa: F401
     from scorekeeper.web.deals import routes as deals  # noqa: F401
+    from scorekeeper.web.disputes import api as checks_api
     from scorekeeper.web.disputes import claims  # noqa: F401  (the dispute desk)
     from scorekeeper.web.disputes import errors as claim_errors
     from scorekeeper.web.disputes import routes as disputes  # noqa: F401
+    from scorekeeper.web.events import api as events_api
     from scorekeeper.web.events import clock as event_clock  # noqa: F401  (the round clock)
     from scorekeeper.web.events import controls as event_controls  # noqa: F401
     from scorekeeper.web.events import paper as event_paper  # noqa: F401  (its paper)
@@ -72,12 +76,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for feature in (claim_errors, live_errors, page_writes, sheet_errors):
         feature.register_errors(app)  # each feature's own refusals, through the same path
     csrf.init_app(app)
-    for blueprint in api.BLUEPRINTS:
+    # Each feature's part of the JSON API (API.md), all mounted at /api/v1.
+    api_blueprints = (checks_api.bp, api_games.bp, circles_api.bp, events_api.bp)
+    for blueprint in api_blueprints:
         csrf.exempt(blueprint)  # the API authenticates with bearer tokens, not cookies
     language.init_app(app)  # Flask-Babel, the locale selector, /lang/<code>, /digits/<…>
 
     app.register_blueprint(pages)  # every feature's page routes, imported above
-    for blueprint in api.BLUEPRINTS:
+    for blueprint in api_blueprints:
         app.register_blueprint(blueprint, url_prefix="/api/v1")
     # The pages' own sync: session edit rights, so CSRF-protected (not exempt).
     app.register_blueprint(sync.bp, url_prefix="/api/v1")

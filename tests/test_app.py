@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import create_app, load_or_create_secret, normalize_database_url
 from scorekeeper.extensions import db
-from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.server.api_io import json_body
 
 MakeApp = Callable[..., Flask]
 

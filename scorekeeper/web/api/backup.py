@@ -11,8 +11,8 @@ from flask import Response, jsonify, request
 
 from scorekeeper.store import backup
 from scorekeeper.store.games import game_state
-from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.api.games import bp
+from scorekeeper.web.server.api_io import json_body
 
 
 @bp.get("/games/<game_id>/export")

@@ -2,7 +2,7 @@
 
 Thin: each view parses the request, calls :mod:`scorekeeper.store.games`, and
 answers JSON. An engine refusal (``RulesError``: 422 / 409 with its
-problems) is answered by the API's one handler in :mod:`scorekeeper.web.api.checks`;
+problems) is answered by the one error path (:mod:`scorekeeper.web.errors`);
 the services' own errors by :func:`handle_error` here: unknown game or deal
 -> 404, stale ``If-Match`` -> 412 (with the fresh game). Reads are open
 to whoever knows the game's id; writes need ``Authorization: Bearer <token>``.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, request
 
 from scorekeeper.store import games as services
 from scorekeeper.store import live
@@ -34,7 +34,7 @@ from scorekeeper.store.input import (
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import require_bearer
-from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.server.api_io import if_match, json_body, with_etag
 
 bp = Blueprint("api_games", __name__)
 
@@ -53,48 +53,6 @@ def _require_token(game_id: str) -> None:
         _("This needs the game's edit token: Authorization: Bearer <token>."),
         _("This edit token does not belong to this game."),
     )
-
-
-def _if_match(required: bool) -> int | None:
-    """The version in ``If-Match`` (``"12"``, ``W/"12"`` or ``12``), None if absent or ``*``."""
-    raw = request.headers.get("If-Match")
-    if raw is None or not raw.strip():
-        if required:
-            message = _(
-                "Say which version of the game you are changing: send If-Match "
-                'with the version from its ETag (e.g. If-Match: "12").'
-            )
-            abort(428, description=message)
-        return None
-    value = raw.strip()
-    if value == "*":
-        return None
-    version = _parse_etag(value)
-    if version is None:
-        message = _(
-            'If-Match must be the game\'s version from its ETag, such as "12", not %(value)s.',
-            value=value,
-        )
-        abort(400, description=message)
-    return version
-
-
-def _parse_etag(value: str) -> int | None:
-    """``"12"``, ``W/"12"`` or ``12`` -> 12; None for anything else (``"²"`` included).
-
-    >>> [_parse_etag(v) for v in ('"12"', 'W/"12"', "12", '"²"', '"1e3"')]
-    [12, 12, 12, None, None]
-    """
-    value = value.removeprefix("W/").strip().strip('"')
-    digits = value.isascii() and value.isdigit()  # str.isdigit() also accepts "²" and "٣"
-    return int(value) if digits and len(value) < 12 else None
-
-
-def _with_etag(body: dict[str, Any], loaded: services.LoadedGame, status: int) -> Response:
-    response = jsonify(body)
-    response.status_code = status
-    response.set_etag(str(loaded.version))
-    return response
 
 
 def _deal_written(
@@ -131,7 +89,7 @@ def create_game() -> Response:
     new = parse_new_game_body(json_body())
     loaded, token = services.create_game(new.players, new.first_king, new.rules)
     body = {"id": loaded.id, "edit_token": token, "game": game_state(loaded)}
-    response = _with_etag(body, loaded, 201)
+    response = with_etag(body, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{loaded.id}"
     return response
 
@@ -149,14 +107,14 @@ def get_game(game_id: str) -> Response:
             response.set_etag(str(version))
             return response
     loaded = services.load_game(game_id)
-    return _with_etag(game_state(loaded), loaded, 200)
+    return with_etag(game_state(loaded), loaded, 200)
 
 
 @bp.post("/games/<game_id>/deals")
 def record_deal(game_id: str) -> Response:
     """Record the next deal: 201 with the deal as scored and the new state."""
     _require_token(game_id)
-    expected = _if_match(required=False)
+    expected = if_match(required=False)
     entry_id, body = take_entry_id(json_body())
     position, played_at, body = take_position_and_time(body)
     entry = parse_deal_body(body)
@@ -171,7 +129,7 @@ def record_deal(game_id: str) -> Response:
             played_at=played_at,
         ),
     )
-    response = _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 201)
+    response = with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 201)
     response.headers["Location"] = f"{request.script_root}/api/v1/games/{game_id}/deals/{n}"
     return response
 
@@ -199,14 +157,14 @@ def get_deal(game_id: str, n: int) -> Response:
         "recorded_at": row.created_at.isoformat(),
         "revisions": revisions,
     }
-    return _with_etag(body, loaded, 200)
+    return with_etag(body, loaded, 200)
 
 
 @bp.put("/games/<game_id>/deals/<int:n>")
 def edit_deal(game_id: str, n: int) -> Response:
     """Replace deal ``n`` (``If-Match`` required); later deals are re-validated."""
     _require_token(game_id)
-    expected = _if_match(required=True)
+    expected = if_match(required=True)
     entry_id, body = take_entry_id(json_body())
     entry = parse_deal_body(body)
     deal, loaded, _n = _deal_written(
@@ -215,26 +173,26 @@ def edit_deal(game_id: str, n: int) -> Response:
             n,
         ),
     )
-    return _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)
+    return with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)
 
 
 @bp.delete("/games/<game_id>/deals/last")
 def undo_last(game_id: str) -> Response:
     """Undo: remove the last deal (or redeal), ``If-Match`` required."""
     _require_token(game_id)
-    expected = _if_match(required=True)
+    expected = if_match(required=True)
     entry_id = _query_entry_id()
     loaded = _game_written(
         lambda: services.undo_last(game_id, expected, source=SOURCE, entry_id=entry_id)
     )
-    return _with_etag({"game": game_state(loaded)}, loaded, 200)
+    return with_etag({"game": game_state(loaded)}, loaded, 200)
 
 
 @bp.post("/games/<game_id>/redeals")
 def record_redeal(game_id: str) -> Response:
     """Extension: record a redeal or misdeal (R8); no contract is used up."""
     _require_token(game_id)
-    expected = _if_match(required=False)
+    expected = if_match(required=False)
     entry_id, body = take_entry_id(json_body())
     _position, played_at, body = take_position_and_time(body)
     entry = parse_redeal_body(body)
@@ -243,4 +201,4 @@ def record_redeal(game_id: str) -> Response:
             game_id, entry, expected, source=SOURCE, entry_id=entry_id, played_at=played_at
         )
     )
-    return _with_etag({"redeal": entry.to_dict(), "game": game_state(loaded)}, loaded, 201)
+    return with_etag({"redeal": entry.to_dict(), "game": game_state(loaded)}, loaded, 201)

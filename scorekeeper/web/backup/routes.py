@@ -23,8 +23,8 @@ from scorekeeper.text.locale import format_number, ngettext
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import translate_problems
 from scorekeeper.web.access import grant_owner
-from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import NOT_FOUND, Page, bp
+from scorekeeper.web.server.api_io import json_file
 
 NOT_JSON = _l("This file is not a scorekeeper backup: it is not JSON (UTF-8).")
 NO_FILE = _l("Choose the backup file (.json) to restore.")

@@ -16,8 +16,8 @@ from scorekeeper.store.circles.errors import CircleRefusal
 from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_new_game_body
 from scorekeeper.web.access import require_circle_token
-from scorekeeper.web.api.checks import json_body
 from scorekeeper.web.circles.present import circle_state, member_state
+from scorekeeper.web.server.api_io import json_body
 
 bp = Blueprint("api_circles", __name__)
 

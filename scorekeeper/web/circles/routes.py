@@ -28,7 +28,6 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
 from scorekeeper.web import access
 from scorekeeper.web.access import can_edit, grant_owner, known_games
-from scorekeeper.web.api.checks import json_file
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.circles import (
     charts,
@@ -38,6 +37,7 @@ from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's 
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view
 from scorekeeper.web.errors import refusal_sentences
+from scorekeeper.web.server.api_io import json_file
 from scorekeeper.web.sharing.routes import qr_svg
 
 CREATED = _l("The circle is ready. Share its edit link with whoever records games.")

@@ -41,7 +41,7 @@ from scorekeeper.store.input import (
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import require_edit
-from scorekeeper.web.api.checks import json_body
+from scorekeeper.web.server.api_io import json_body
 
 bp = Blueprint("offline_api", __name__)
 SOURCE = "offline"

@@ -25,9 +25,8 @@ from scorekeeper.store.games import game_state
 from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import bearer_token, require_bearer, require_circle_token
-from scorekeeper.web.api.checks import json_body
-from scorekeeper.web.api.games import _if_match, _with_etag
 from scorekeeper.web.events.present import event_json
+from scorekeeper.web.server.api_io import if_match, json_body, with_etag
 
 bp = Blueprint("api_events", __name__)
 
@@ -220,8 +219,8 @@ def player_leaves(event_id: str) -> Response:
 def correct_deal(event_id: str, table_game: str, n: int) -> Response:
     """Extension: the director corrects a table's deal (``If-Match`` the game's version)."""
     require_director(event_id)
-    expected = _if_match(required=True)
+    expected = if_match(required=True)
     entry = parse_deal_body(json_body())
     loaded = services.correct_deal(event_id, table_game, n, entry, expected)
     deal = loaded.game.deals[n - 1].to_dict()
-    return _with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)
+    return with_etag({"deal": deal, "game": game_state(loaded)}, loaded, 200)

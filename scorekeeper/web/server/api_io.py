@@ -1,30 +1,25 @@
-"""The API's checks without a game (API.md ``POST /api/v1/check/<kind>``), and reading
-a request's JSON body and an uploaded JSON file (bearer tokens are
-:mod:`scorekeeper.web.access`'s).
+"""Reading the JSON API's requests and writing its answers, shared by every feature's API.
 
-A claim (``check/claim``) is searched outside the request thread, in the claim
-pool, within its limits (a 429 or 503 beyond them).
-
-Every error under /api/ is answered in the API's error format by the one error
-path (:mod:`scorekeeper.web.errors`), in the request's language (``?lang=``, the
-``lang`` cookie or ``Accept-Language``); ``code``, ``rule`` and ``field`` stay the same.
+A request's JSON body (:func:`json_body`) and an uploaded JSON file (:func:`json_file`)
+are read with a bound on their nesting, so that no input crashes a decoder or a
+check that walks it; a game's version travels as its ETag (:func:`with_etag`)
+and comes back in ``If-Match`` (:func:`if_match`).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Response, abort, jsonify, request
 
-from scorekeeper.rules.checks import CHECKS
 from scorekeeper.store.input import check_storable
-from scorekeeper.text.disputes import claim_sentence
 from scorekeeper.text.locale import gettext as _
-from scorekeeper.web.disputes import pool
-from scorekeeper.web.server import workers
 
-bp = Blueprint("api", __name__)
+
+class Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
 
 
 def json_body() -> dict[str, Any]:
@@ -83,30 +78,48 @@ def nesting(data: object) -> int:
     return deepest
 
 
-def judge_claim(body: dict[str, Any]) -> dict[str, Any]:
-    """A claim is searched in the claim pool (:mod:`scorekeeper.web.disputes.pool`) while this
-    thread waits; a client that closes its connection stops the search."""
-    sock = request.environ.get("gunicorn.socket")
-    wanted = workers.peer_still_there(sock) if sock is not None else None
-    return pool.judge(body, pool.app_limits(), pool.client_address(), wanted)
-
-
 def _bad_request(message: str) -> NoReturn:
     abort(400, description=message)
 
 
-@bp.post("/check/<kind>")
-def check(kind: str) -> Response:
-    """``/check/deal``, ``/check/play``, ``/check/redeal`` (API.md): the engine's checks."""
-    run = CHECKS.get(kind)
-    if run is None:
-        allowed = ", ".join(sorted(CHECKS))
+def if_match(required: bool) -> int | None:
+    """The version in ``If-Match`` (``"12"``, ``W/"12"`` or ``12``), None if absent or ``*``."""
+    raw = request.headers.get("If-Match")
+    if raw is None or not raw.strip():
+        if required:
+            message = _(
+                "Say which version of the game you are changing: send If-Match "
+                'with the version from its ETag (e.g. If-Match: "12").'
+            )
+            abort(428, description=message)
+        return None
+    value = raw.strip()
+    if value == "*":
+        return None
+    version = parse_etag(value)
+    if version is None:
         message = _(
-            "There is no “%(kind)s” check; use one of %(allowed)s.", kind=kind, allowed=allowed
+            'If-Match must be the game\'s version from its ETag, such as "12", not %(value)s.',
+            value=value,
         )
-        abort(404, description=message)
-    body = json_body()
-    answer = judge_claim(body) if kind == "claim" else run(body)
-    if "verdict" in answer:  # a claim's sentence, like every other message: the reader's language
-        answer["message"] = claim_sentence(answer["verdict"])
-    return jsonify(answer)
+        abort(400, description=message)
+    return version
+
+
+def parse_etag(value: str) -> int | None:
+    """``"12"``, ``W/"12"`` or ``12`` -> 12; None for anything else (``"²"`` included).
+
+    >>> [parse_etag(v) for v in ('"12"', 'W/"12"', "12", '"²"', '"1e3"')]
+    [12, 12, 12, None, None]
+    """
+    value = value.removeprefix("W/").strip().strip('"')
+    digits = value.isascii() and value.isdigit()  # str.isdigit() also accepts "²" and "٣"
+    return int(value) if digits and len(value) < 12 else None
+
+
+def with_etag(body: dict[str, Any], loaded: Versioned, status: int) -> Response:
+    """``body`` as JSON with ``status``, the game's version as its ETag."""
+    response = jsonify(body)
+    response.status_code = status
+    response.set_etag(str(loaded.version))
+    return response
