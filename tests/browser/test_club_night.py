@@ -14,7 +14,7 @@ from scorekeeper.rules.captures import Captures
 from tests.browser.conftest import join
 from tests.browser.phone import Deal, P, Thumb, fill, form_url, save, tap_choice
 from tests.common import K
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.browser
 

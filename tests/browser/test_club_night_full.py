@@ -25,7 +25,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.phone import Thumb, fill_trix, save
 from tests.browser.test_club_night import play_table
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.browser
 

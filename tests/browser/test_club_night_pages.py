@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_i18n_screens import FITS
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.browser
 

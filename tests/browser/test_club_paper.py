@@ -15,7 +15,7 @@ from playwright.sync_api import APIRequestContext, Page, expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.phone import assert_fits, tap_and_load
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.browser
 

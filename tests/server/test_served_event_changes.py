@@ -14,7 +14,7 @@ import pytest
 
 from tests.server.serving import Server
 from tests.server.test_served_forms import TOKEN, Browser
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.served
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.server.serving import Server
 from tests.server.test_served_events import PLAYERS, create_event, draw
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 Serve = Callable[..., Server]
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.server.serving import Client, Server
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.served
 

@@ -668,7 +668,7 @@ def game_cases() -> Iterator[Callable[[], object]]:
 
 
 def event_cases() -> Iterator[Callable[[], object]]:
-    """Club nights' refusals that need no database (the others: tests/web/api/test_events.py)."""
+    """Club nights' refusals that need no database (the others: tests/web/events/test_api.py)."""
     from scorekeeper.rules.events.draw import draw_round, redraw_round, replace_player
     from scorekeeper.rules.events.standings import check_places
     from scorekeeper.store.events.input import parse_leaving_body, parse_new_event_body
@@ -697,7 +697,7 @@ def event_cases() -> Iterator[Callable[[], object]]:
 EVENT_STORE_CODES = {"event_closed", "event_round_locked", "event_no_such_round"}
 EVENT_STORE_CODES |= {"event_all_rounds_drawn", "event_not_a_player"}
 EVENT_STORE_CODES |= {"event_table_finished", "event_redraw_not_last", "event_player_left"}
-"""Refusals of a club night's state: they need a database (tests/web/api/test_events.py)."""
+"""Refusals of a club night's state: they need a database (tests/web/events/test_api.py)."""
 
 
 def request_cases() -> Iterator[Callable[[], object]]:
@@ -867,7 +867,7 @@ def test_a_claims_verdict_is_the_engines_sentence_in_every_language(app: Any) ->
 def test_the_corpus_meets_every_template() -> None:
     seen = {p.key for p in CORPUS} | {k for p in CORPUS for k in _keys(p.params)}
     seen |= {k for verdict, _ in verdicts() for k in [verdict["part"], *_keys(verdict["params"])]}
-    # These need a database: the next tests (and tests/web/api/test_events.py).
+    # These need a database: the next tests (and tests/web/events/test_api.py).
     assert set(PROBLEMS) - seen == {"nothing_to_undo", "entry_id_reused"} | EVENT_STORE_CODES | {
         "deal_already_recorded",
         "position_moved",

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from scorekeeper.web.sheets import pdf
-from tests.web.api.test_events import API, EIGHT, Event, deal, kingdom
+from tests.web.events.test_api import API, EIGHT, Event, deal, kingdom
 
 
 def circle(client: FlaskClient) -> tuple[str, str]:

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.api.test_events import Event, deal, kingdom
+from tests.web.events.test_api import Event, deal, kingdom
 
 YES = {"confirm": "yes"}
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.web.api.test_events import EIGHT, Event, deal, kingdom
+from tests.web.events.test_api import EIGHT, Event, deal, kingdom
 from tests.web.events.test_board import html, play_round
 from tests.web.events.test_paper import flat, pdf_text
 

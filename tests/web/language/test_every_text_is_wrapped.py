@@ -339,7 +339,7 @@ def visit_dispute_desk(pages: Pages, game_id: str) -> None:
 def visit_club_paper(pages: Pages) -> None:
     """A circle's club night, played: its results page for a website and the ladder (the
     circle, the night and the players all named from NAMES, the texts this test knows)."""
-    from tests.web.api.test_events import Event, deal, kingdom
+    from tests.web.events.test_api import Event, deal, kingdom
 
     client = pages.client
     made = client.post("/api/v1/circles", json={"name": NAMES[0], "members": NAMES}).json

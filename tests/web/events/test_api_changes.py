@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.text.messages import english
-from tests.web.api.test_events import API, EIGHT, Event, deal, kingdom
+from tests.web.events.test_api import API, EIGHT, Event, deal, kingdom
 
 NINE = [*EIGHT, "Dana"]
 

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.store.events import controls as event_controls
 from scorekeeper.store.events.services import table_token
-from tests.web.api.test_events import EIGHT, Event, deal, kingdom
+from tests.web.events.test_api import EIGHT, Event, deal, kingdom
 
 
 def error_code(answer: Any) -> str:
