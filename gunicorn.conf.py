@@ -166,7 +166,7 @@ def post_fork(server: Any, worker: Any) -> None:
     """
     from scorekeeper.extensions import db
     from scorekeeper.web.server.workers import die_with_parent
-    from scorekeeper.web.sheets.renderer import RENDERER
+    from scorekeeper.web.paper.renderer import RENDERER
 
     stop_at_once_while_booting()
     die_with_parent(worker.ppid)

@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))  # run from a checkout
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.web.sheets import pdf  # noqa: E402
+from scorekeeper.web.paper import pdf  # noqa: E402
+from scorekeeper.web.sheets import pdf as sheet_pdf  # noqa: E402
 from scorekeeper.web.sheets.content import DealLine, Sheet, build_sheet, plain  # noqa: E402
 
 
@@ -110,7 +111,7 @@ def main() -> None:
                 {
                     "bare": lambda: weasyprint.HTML(string=bare).write_pdf(),
                     "data": lambda: weasyprint.HTML(string=same_data).write_pdf(),
-                    "sheet": lambda: pdf.render_sheet(build_sheet(loaded), "a4", url),
+                    "sheet": lambda: sheet_pdf.render_sheet(build_sheet(loaded), "a4", url),
                 },
                 runs,
             )

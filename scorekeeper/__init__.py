@@ -54,9 +54,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.web.live import routes as live  # noqa: F401
     from scorekeeper.web.offline import page_writes, sync
     from scorekeeper.web.offline import routes as offline  # noqa: F401
+    from scorekeeper.web.paper import errors as pdf_errors
+    from scorekeeper.web.paper import pdf as paper  # the blueprint of every PDF route
     from scorekeeper.web.sharing import routes as sharing  # noqa: F401
-    from scorekeeper.web.sheets import errors as sheet_errors
-    from scorekeeper.web.sheets import routes as export
+    from scorekeeper.web.sheets import routes as export  # noqa: F401
 
     app = Flask(
         __name__,
@@ -73,7 +74,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True)
     errors.init_app(app)  # the one error path: every refusal, as a page or as JSON
-    for feature in (claim_errors, live_errors, page_writes, sheet_errors):
+    for feature in (claim_errors, live_errors, page_writes, pdf_errors):
         feature.register_errors(app)  # each feature's own refusals, through the same path
     csrf.init_app(app)
     # Each feature's part of the JSON API (API.md), all mounted at /api/v1.
@@ -87,7 +88,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint, url_prefix="/api/v1")
     # The pages' own sync: session edit rights, so CSRF-protected (not exempt).
     app.register_blueprint(sync.bp, url_prefix="/api/v1")
-    app.register_blueprint(export.bp)
+    app.register_blueprint(paper.bp)
     _harden(app)
     size.init_app(app)  # last, so that its limit is set before anything reads a body
     return app
@@ -113,8 +114,8 @@ def _defaults(instance: Path, overrides: dict[str, Any]) -> dict[str, Any]:
     """
     from scorekeeper.web.disputes import pool
     from scorekeeper.web.live import streams
+    from scorekeeper.web.paper import renderer
     from scorekeeper.web.server import bodies, hardening
-    from scorekeeper.web.sheets import renderer
 
     defaults: dict[str, Any] = {"MAX_CONTENT_LENGTH": MAX_CONTENT_LENGTH}
     defaults.update(hardening.config_defaults(overrides))

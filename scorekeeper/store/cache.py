@@ -2,7 +2,7 @@
 
 The app keeps three kinds of things it can always make again: replayed
 games (:mod:`scorekeeper.store.game_store`), rendered pieces of pages
-(:mod:`scorekeeper.web.server.fragments`) and rendered PDFs (:mod:`scorekeeper.web.sheets.pdf`).
+(:mod:`scorekeeper.web.server.fragments`) and rendered PDFs (:mod:`scorekeeper.web.paper.pdf`).
 Each is an :class:`LRUCache` under a key that names exactly what it holds.
 Requests that miss one key at once share one making (:meth:`LRUCache.get_or_make`):
 a PDF that ten phones ask for as it changes is rendered once, not ten times.

@@ -7,6 +7,6 @@ Each feature package (``games``, ``deals``, ``disputes``, ``sheets``,
 the shape of what was typed, :mod:`scorekeeper.store` loads the game, asks the
 rules engine and writes, and the view redirects (post/redirect/get) or shows the
 form again with the engine's problems next to the right fields. Nothing is
-imported here, so that a render process (:mod:`scorekeeper.web.sheets.engine`)
+imported here, so that a render process (:mod:`scorekeeper.web.paper.engine`)
 does not load the whole app.
 """

@@ -69,7 +69,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from cryptography.fernet import Fernet, InvalidToken
-from flask import Response, abort, current_app, request, session
+from flask import Response, abort, current_app, request, session, url_for
 
 from scorekeeper.store import games as services
 from scorekeeper.store.circles import services as circles
@@ -275,6 +275,11 @@ def can_edit(game_id: str) -> bool:
 def edit_token(game_id: str) -> str | None:
     """The edit token, for the owner's page to show the edit link (None for others)."""
     return owner_token(game_id) if can_edit(game_id) else None
+
+
+def edit_url(game_id: str, token: str) -> str:
+    """The absolute edit link of a game: whoever opens it may edit the game."""
+    return url_for("web.join", game_id=game_id, token=token, _external=True)
 
 
 def is_owner(game_id: str) -> bool:

@@ -234,7 +234,7 @@ def _qr_sources(page: str) -> tuple[str | None, str | None]:
 def test_qr_images_encode_the_links_and_only_editors_get_the_edit_one(
     app: Flask, client: FlaskClient, phone: Callable[..., FlaskClient]
 ) -> None:
-    from scorekeeper.web.sharing.routes import qr_svg
+    from scorekeeper.web.paper.qr import qr_svg
 
     game_id, token = _owner(client)
     view_qr, edit_qr = _qr_sources(_page(client, game_id))

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from scorekeeper.text.locale import format_number
-from scorekeeper.web.sheets.chart import nice_step
+from scorekeeper.web.paper.charts import nice_step
 
 WIDTH, HEIGHT = 320.0, 150.0
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 8.0, 8.0, 18.0

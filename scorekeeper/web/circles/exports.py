@@ -6,17 +6,7 @@ import csv
 import io
 
 from scorekeeper.store.circles import services
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell(text: str) -> str:
-    """A name as a spreadsheet shows it, never as a formula.
-
-    >>> cell("=1+1"), cell("Rana")
-    ("'=1+1", 'Rana')
-    """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+from scorekeeper.web.paper.csv import cell
 
 
 def circle_csv(circle: services.CircleData) -> str:

@@ -32,9 +32,10 @@ from scorekeeper.store.events.records import circle_nights
 from scorekeeper.store.events.services import EventView
 from scorekeeper.text.locale import current_digits, current_locale, localize_digits, ltr
 from scorekeeper.web.blueprint import bp as pages
-from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets.routes import bp as exports
-from scorekeeper.web.sheets.routes import requested_paper
+from scorekeeper.web.paper import pdf
+from scorekeeper.web.paper.pdf import bp as exports
+from scorekeeper.web.paper.pdf import requested_paper
+from scorekeeper.web.paper.qr import qr_data_uri
 
 LADDER_FORMAT = "l1"
 """Bumped when the ladder's layout changes, so that old ETags stop matching."""
@@ -197,7 +198,7 @@ def render_ladder(context: dict[str, Any], paper: str) -> bytes:
         "circles/sheets/ladder.html",
         **context,
         view_url=view_url,
-        qr=pdf.qr_data_uri(view_url),
+        qr=qr_data_uri(view_url),
         printed=localize_digits(datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
     )
     return pdf.html_to_pdf(html, paper)

@@ -4,7 +4,7 @@
 ``export``, beside the score sheets), for whoever knows the circle's id, like
 its page. The numbers are the page's (:mod:`.present`), laid out by
 ``templates/circles/sheets/table.html`` and rendered by the sheets' render
-processes (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`: a time limit, a
+processes (:func:`scorekeeper.web.paper.pdf.html_to_pdf`: a time limit, a
 bound for the whole server, never WeasyPrint in a web worker). A PDF is kept
 in the sheets' cache by (circle, version, period and its first day, paper,
 language, digits), each checked against its known values (an unknown period is
@@ -27,8 +27,9 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.text.messages import contract_label
 from scorekeeper.web.circles import charts
 from scorekeeper.web.circles.present import member_state, table_view
-from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets.routes import bp, requested_paper
+from scorekeeper.web.paper import pdf
+from scorekeeper.web.paper.pdf import bp, requested_paper
+from scorekeeper.web.paper.qr import qr_data_uri
 
 PDF_FORMAT = "c1"
 """Bumped when the layout changes, so that old ETags stop matching."""
@@ -84,7 +85,7 @@ def render_circle_pdf(circle: services.CircleData, period: str, paper: str) -> b
         title_kind=pdf.name_kind(circle.name),
         period_label=words.PERIODS[period],
         view_url=view_url,
-        qr=pdf.qr_data_uri(view_url),
+        qr=qr_data_uri(view_url),
         printed=localize_digits(datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")),
     )
     return pdf.html_to_pdf(html, paper)

@@ -37,8 +37,8 @@ from scorekeeper.web.circles import pdf as circle_pdf  # noqa: F401  (the PDF's 
 from scorekeeper.web.circles.exports import circle_csv
 from scorekeeper.web.circles.present import member_state, table_view
 from scorekeeper.web.errors import refusal_sentences
+from scorekeeper.web.paper.qr import qr_svg
 from scorekeeper.web.server.api_io import json_file
-from scorekeeper.web.sharing.routes import qr_svg
 
 CREATED = _l("The circle is ready. Share its edit link with whoever records games.")
 JOINED = _l("This phone can now start games in this circle.")

@@ -26,7 +26,7 @@ from scorekeeper.web.access import (
 from scorekeeper.web.blueprint import Page, bp
 from scorekeeper.web.events.confirm import confirmed, revoke_question, undo_draw_question
 from scorekeeper.web.events.routes import _refused, event_page_for
-from scorekeeper.web.sharing.routes import qr_svg
+from scorekeeper.web.paper.qr import qr_svg
 
 
 @bp.get("/events")

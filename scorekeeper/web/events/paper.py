@@ -34,10 +34,10 @@ from scorekeeper.store.events import services
 from scorekeeper.store.events.records import Correction, director_corrections
 from scorekeeper.text.locale import current_digits, current_locale, localize_digits, ltr
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.circles.exports import cell
 from scorekeeper.web.events.present import event_page
 from scorekeeper.web.events.routes import _night_pdf, _pdf
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
+from scorekeeper.web.paper.csv import cell
 
 RESULTS_FORMAT = "r2"
 """Bumped when the standalone page's layout changes, so that old ETags stop matching."""

@@ -35,6 +35,7 @@ from scorekeeper.text.locale import (
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import (
     directing,
+    edit_url,
     grant_director,
     held_token,
     remember_event,
@@ -58,10 +59,10 @@ from scorekeeper.web.games.new_game_form import (
     offer_rule_choices,
 )
 from scorekeeper.web.language import per_render
+from scorekeeper.web.paper import pdf
+from scorekeeper.web.paper.pdf import requested_paper
+from scorekeeper.web.paper.qr import qr_data_uri, qr_svg
 from scorekeeper.web.server.fragments import cached
-from scorekeeper.web.sharing.routes import edit_url, qr_svg
-from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets.routes import requested_paper
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -441,7 +442,7 @@ def _card(
         "round": table.round,
         "players": table.players,
         "url": url,
-        "qr": pdf.qr_data_uri(url),
+        "qr": qr_data_uri(url),
         "first_king": first_king_text(event.rules, table.players),
     }
 

@@ -24,11 +24,9 @@ address carries a tag of the edit link, which changes when it is replaced.
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 
-import segno
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -38,12 +36,14 @@ from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.access import (
     can_edit,
     edit_token,
+    edit_url,
     grant_edit,
     grant_owner,
     is_owner,
     require_owner,
 )
 from scorekeeper.web.blueprint import bp, load_or_404
+from scorekeeper.web.paper.qr import qr_svg
 
 STALE_LINK = _l(
     "This edit link is no longer valid: the game's owner has replaced it. "
@@ -79,20 +79,6 @@ class ShareLinks:
 
 
 @lru_cache(maxsize=256)
-def qr_svg(text: str) -> bytes:
-    """``text`` as a QR code: an SVG image without a fixed size (the page's CSS sizes it)."""
-    out = io.BytesIO()
-    segno.make(text, error="m").save(
-        out, kind="svg", scale=1, border=2, omitsize=True, xmldecl=False, lineclass=None
-    )
-    return out.getvalue()
-
-
-def edit_url(game_id: str, token: str) -> str:
-    """The absolute edit link of a game."""
-    return url_for("web.join", game_id=game_id, token=token, _external=True)
-
-
 def link_tag(url: str) -> str:
     """A short tag naming ``url`` (not revealing it), to version the QR image's address."""
     return hashlib.sha256(url.encode()).hexdigest()[:16]

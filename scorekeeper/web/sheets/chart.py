@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from scorekeeper.text.locale import format_number
 from scorekeeper.text.locale import gettext as _
+from scorekeeper.web.paper.charts import nice_step
 
 WIDTH, HEIGHT = 640.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 46.0, 10.0, 10.0, 26.0
@@ -48,22 +49,6 @@ STYLES: tuple[LineStyle, ...] = (
     LineStyle("#009E73", "2 3", 2.4),
     LineStyle("#CC79A7", "10 3 2 3", 2.0),
 )
-
-
-def nice_step(span: float, ticks: int = 6) -> int:
-    """A round tick step (1, 2, 2.5 or 5 times a power of ten) giving about ``ticks`` ticks.
-
-    >>> nice_step(600), nice_step(45), nice_step(0)
-    (100, 10, 1)
-    """
-    if span <= 0:
-        return 1
-    raw = span / ticks
-    power = 10 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 2.5, 5, 10):
-        if raw <= factor * power:
-            return max(1, int(factor * power))
-    return int(10 * power)  # pragma: no cover  (the loop always returns)
 
 
 def y_range(series: Sequence[Sequence[int]]) -> tuple[int, int, int]:

@@ -12,7 +12,7 @@ paper, language, digits), each checked (an unknown paper is a 400, an unknown la
 or digits the default: :func:`scorekeeper.text.locale.current_locale`), and carries an
 ETag that names the same, so ``If-None-Match`` gets a 304 only for the same sheet in
 the same language. The host is no part of it: the sheet's link and QR code start
-with ``PUBLIC_URL`` (:func:`scorekeeper.web.sheets.pdf.public_url`).
+with ``PUBLIC_URL`` (:func:`scorekeeper.web.paper.pdf.public_url`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, current_app, request
-from flask.blueprints import BlueprintSetupState
+from flask import Response, abort, current_app, request
 from werkzeug.routing import BuildError
 
 from scorekeeper.store import games as services
@@ -31,50 +30,19 @@ from scorekeeper.store.input import NAME_MAX
 from scorekeeper.text.locale import current_digits, current_locale, format_number
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.locale import lazy_gettext as _l
+from scorekeeper.web.paper.pdf import app_cache, bp, public_url, requested_paper
 from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets import renderer as pdf_renderer
 from scorekeeper.web.sheets.content import build_sheet
-
-bp = Blueprint("export", __name__)
 
 SHEET_FORMAT = "s2"
 """Bumped when the sheet's layout changes, so that old ETags stop matching."""
 NOT_FOUND = _l("There is no game at this address; check the link.")
 
 
-@bp.record_once
-def _setup(state: BlueprintSetupState) -> None:
-    app = state.app
-    size = app.config.get("PDF_CACHE_SIZE", pdf.CACHE_SIZE)
-    app.extensions["pdf_cache"] = pdf.PdfCache(size)
-    # One slot folder per server: every worker forked from this app shares it.
-    server = (app.instance_path, app.config["SQLALCHEMY_DATABASE_URI"])
-    app.config.setdefault("PDF_SLOT_DIR", str(pdf_renderer.slot_dir_for(*server)))
-
-
-def _cache() -> pdf.PdfCache:
-    cache: pdf.PdfCache = current_app.extensions["pdf_cache"]
-    return cache
-
-
-def requested_paper() -> str:
-    """The ``paper`` query parameter of every PDF, checked: "a4" (default) or "letter";
-    else a 400 naming the choices (never a render, never a new cache entry)."""
-    values = request.args.getlist("paper")
-    if len(values) > 1:
-        abort(400, description=_("Give the paper size once: paper=a4 or paper=letter."))
-    paper = (values[0] if values else "a4").strip().lower()
-    if paper not in pdf.PAPERS:
-        shown = values[0][:20]
-        message = _("“%(paper)s” is not a paper size; use paper=a4 or paper=letter.", paper=shown)
-        abort(400, description=message)
-    return paper
-
-
 def _game_url(game_id: str) -> str:
     """The game's read-only page as the sheet prints it (for the QR code)."""
     try:
-        return pdf.public_url("web.game", game_id=game_id)
+        return public_url("web.game", game_id=game_id)
     except BuildError:  # the pages blueprint is not there (a trimmed-down app)
         return str(current_app.config.get("PUBLIC_URL") or "") + f"/games/{quote(game_id)}"
 
@@ -125,7 +93,7 @@ def sheet(game_id: str) -> Response:
     else:
         game_url = _game_url(game_id)
         key = (loaded.id, loaded.version, paper, locale, digits)
-        data = _cache().get_or_render(
+        data = app_cache().get_or_render(
             key, lambda: pdf.render_sheet(build_sheet(loaded), paper, game_url)
         )
         names = sheet_filename(loaded.players, loaded.created_at.strftime("%Y-%m-%d"))
@@ -166,7 +134,7 @@ def blank() -> Response:
     Without names it is kept (one per paper, language and digits); with names it is
     rendered each time and never kept: names are endless, and each new set kept would
     push a game's sheet out of the cache. Such renders count against the client's share
-    (:mod:`scorekeeper.web.sheets.renderer`), like any other.
+    (:mod:`scorekeeper.web.paper.renderer`), like any other.
     """
     paper = requested_paper()
     players = _blank_players()
@@ -174,7 +142,7 @@ def blank() -> Response:
         data = pdf.render_blank(players, paper)
     else:
         key = ("blank", paper, current_locale(), current_digits())
-        data = _cache().get_or_render(key, lambda: pdf.render_blank(players, paper))
+        data = app_cache().get_or_render(key, lambda: pdf.render_blank(players, paper))
     names = [_slug(n, s) for s, n in enumerate(players) if n]
     filename = "-".join(["trix-blank", *names]) + ".pdf"
     response = _pdf_response(data, (filename, filename))

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 from tests.web.events.test_api import API, EIGHT, Event, deal, kingdom
 
 

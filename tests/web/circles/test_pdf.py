@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 from tests.web.circles.test_api import make_circle, play_game
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "pdf"
@@ -60,7 +60,7 @@ def test_the_season_pdf_ranks_the_members_with_their_numbers_and_charts(
 
 def parse_ok(html: str) -> bool:
     """The XML parser reads the document (the fast path of the render process)."""
-    from scorekeeper.web.sheets.engine import parse_xhtml
+    from scorekeeper.web.paper.engine import parse_xhtml
 
     return parse_xhtml(html) is not None
 

@@ -32,7 +32,7 @@ from scorekeeper.extensions import db
 from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.store import games as services
 from scorekeeper.text.locale import SUPPORTED_LOCALES
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 NOTE = "42"

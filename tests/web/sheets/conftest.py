@@ -23,7 +23,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry, RedealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 from tests.common import NAMES, C, D, K, Q, T
 
 ARABIC_NAMES = ["رنا", "Sami", "عمر الحداد", "Lina"]

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.store import games as services
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 
 Play = Callable[..., services.LoadedGame]
 ARABIC = ["رنا", "Sami", "عمر الحداد", "Lina"]

@@ -22,7 +22,7 @@ from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store import games as services
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 
 Play = Callable[..., services.LoadedGame]
 ARABIC = ["رنا", "Sami", "عمر الحداد", "Lina"]

@@ -73,7 +73,7 @@ def test_a_second_blank_download_is_cached_but_never_one_with_names(
 ) -> None:
     """Names are endless: a sheet kept for each set of them would push the games' sheets
     out of the cache, so only the blank sheet without names is kept."""
-    from scorekeeper.web.sheets import pdf
+    from scorekeeper.web.paper import pdf
 
     calls: list[str] = []
     real = pdf.html_to_pdf

@@ -13,7 +13,7 @@ from scorekeeper.rules.captures import Captures
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.game_log import DealEntry
 from scorekeeper.store import games as services
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import pdf
 
 Play = Callable[..., services.LoadedGame]
 

@@ -16,10 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.store.circles import services as circles
+from scorekeeper.web.paper import pdf
+from scorekeeper.web.paper import renderer as pdf_renderer
+from scorekeeper.web.paper.renderer import Limits, SheetUnavailable, server_slot
 from scorekeeper.web.server import workers
-from scorekeeper.web.sheets import pdf
-from scorekeeper.web.sheets import renderer as pdf_renderer
-from scorekeeper.web.sheets.renderer import Limits, SheetUnavailable, server_slot
 from tests.web.events.test_pages import create as create_night
 from tests.web.sheets.conftest import play_game
 

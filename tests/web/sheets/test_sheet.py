@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from scorekeeper.rules.ruleset import RuleSet, Values
 from scorekeeper.store import games as services
 from scorekeeper.store.game_store import replays
-from scorekeeper.web.sheets import engine as pdf_engine
-from scorekeeper.web.sheets import pdf
+from scorekeeper.web.paper import engine as pdf_engine
+from scorekeeper.web.paper import pdf
 from scorekeeper.web.sheets.content import number
 from tests.sql import sql_statements
 

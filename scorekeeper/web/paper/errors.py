@@ -8,8 +8,8 @@ from flask import Flask
 
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.errors import Answer, error_page
-from scorekeeper.web.sheets.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
-from scorekeeper.web.sheets.renderer import SheetUnavailable
+from scorekeeper.web.paper.renderer import RETRY_AFTER_SECONDS as SHEET_RETRY_SECONDS
+from scorekeeper.web.paper.renderer import SheetUnavailable
 
 log = logging.getLogger(__name__)
 

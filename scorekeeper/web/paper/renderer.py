@@ -1,7 +1,7 @@
 """PDF renders outside the web worker: render processes, a time limit and a server-wide bound.
 
 A web worker never runs WeasyPrint itself. It hands the HTML to a render
-process (:mod:`scorekeeper.web.sheets.engine`, started with ``subprocess``: a new
+process (:mod:`scorekeeper.web.paper.engine`, started with ``subprocess``: a new
 interpreter, never a fork of a worker) and waits for the PDF:
 
 - **Nothing crosses a fork.** The processes and the lock of a :class:`Renderer`
@@ -19,7 +19,7 @@ interpreter, never a fork of a worker) and waits for the PDF:
   thread and a connection meanwhile) gets a 503 with ``Retry-After``; the other
   tables' pages are never queued behind sheets. While it waits and renders, a
   request holds none of its worker's request slots nor a database connection
-  (:func:`scorekeeper.web.sheets.pdf.html_to_pdf`,
+  (:func:`scorekeeper.web.paper.pdf.html_to_pdf`,
   :func:`scorekeeper.web.server.bodies.work_slot_lent`).
 - **A bound per client.** One client (an address, an IPv6 /64:
   :func:`~scorekeeper.web.server.workers.client_of`) has at most ``PDF_PER_CLIENT``
@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.web.paper.engine import Job
 from scorekeeper.web.server import workers
 from scorekeeper.web.server.workers import ChildStopped, NoSlot, ProcessPool
-from scorekeeper.web.sheets.engine import Job
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ RENDER_TIMEOUT = 20.0
 QUEUE_WAIT = 2.0
 PER_CLIENT = 2
 RETRY_AFTER_SECONDS = 5
-ENGINE_MODULE = "scorekeeper.web.sheets.engine"
+ENGINE_MODULE = "scorekeeper.web.paper.engine"
 IDLE_KEPT = 4
 """Render processes a worker keeps (one per thread that may render at once)."""
 

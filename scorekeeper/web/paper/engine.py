@@ -1,7 +1,7 @@
 """WeasyPrint itself: HTML in, PDF bytes out, in a render process of its own.
 
-This module never runs inside a web worker. :mod:`scorekeeper.web.sheets.renderer`
-starts it as ``python -m scorekeeper.web.sheets.engine`` and talks to it over its
+This module never runs inside a web worker. :mod:`scorekeeper.web.paper.renderer`
+starts it as ``python -m scorekeeper.web.paper.engine`` and talks to it over its
 standard input and output, so that
 
 - nothing WeasyPrint, Pango or Fontconfig holds (threads, locks, caches) is

@@ -1,5 +1,5 @@
 """Render processes: nothing inherited across a fork, a time limit that cuts off, and a
-bound on renders shared by every process of a server (scorekeeper/web/sheets/renderer.py)."""
+bound on renders shared by every process of a server (scorekeeper/web/paper/renderer.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper.web.sheets import engine as pdf_engine
-from scorekeeper.web.sheets import renderer as pdf_renderer
-from scorekeeper.web.sheets.engine import Job
-from scorekeeper.web.sheets.renderer import (
+from scorekeeper.web.paper import engine as pdf_engine
+from scorekeeper.web.paper import renderer as pdf_renderer
+from scorekeeper.web.paper.engine import Job
+from scorekeeper.web.paper.renderer import (
     RENDERER,
     Limits,
     Renderer,

@@ -1,0 +1,3 @@
+"""Printing, shared by the features that print: PDFs (:mod:`.pdf`), the processes
+that render them (:mod:`.renderer`, :mod:`.engine`), their refusals (:mod:`.errors`),
+chart scales (:mod:`.charts`) and spreadsheet cells (:mod:`.csv`)."""
