@@ -30,7 +30,7 @@ from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.text.disputes import gettext
 from scorekeeper.text.locale import latin_digits
 from scorekeeper.text.messages import translate_problem, translate_problems
-from scorekeeper.web.games.new_game_form import BOOL_SWITCHES, SWITCHES
+from scorekeeper.web.forms.rules import BOOL_SWITCHES, SWITCHES
 
 SEPARATORS = re.compile(r"[\s,;]+")
 DECIMAL = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")

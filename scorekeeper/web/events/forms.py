@@ -1,6 +1,6 @@
 """The new club night form: shapes only; the store's parser decides the rest.
 
-Its house rules are the new-game page's (:class:`~scorekeeper.web.games.new_game_form.
+Its house rules are the new-game page's (:class:`~scorekeeper.web.forms.rules.
 RuleSwitches`: a preset and every R9 switch), less the two the night sets itself
 (partnerships, and the team kingdoms' rounds, which would clash with the night's rounds).
 A night held for a circle names it (a circle this browser may edit, or its pasted edit
@@ -24,7 +24,7 @@ from wtforms.validators import NumberRange, Optional
 from scorekeeper.store.events.input import EVENT_NAME_MAX, ROUNDS_MAX
 from scorekeeper.text.locale import lazy_gettext as _l
 from scorekeeper.web.forms import WholeNumberField
-from scorekeeper.web.games.new_game_form import SWITCHES, RuleSwitches
+from scorekeeper.web.forms.rules import SWITCHES, RuleSwitches
 
 NIGHT_SWITCHES = tuple(name for name in SWITCHES if name not in ("partnership", "rounds"))
 """The house rules' switches the night's form offers (it sets partnerships itself)."""

@@ -27,7 +27,7 @@ from scorekeeper.web import access
 from scorekeeper.web.access import grant_director
 from scorekeeper.web.errors import rollback
 from scorekeeper.web.events.forms import COMMON_NIGHT_SWITCHES, NIGHT_SWITCHES, NewEventForm
-from scorekeeper.web.games.new_game_form import ALL_PRESETS, preset_switch_values
+from scorekeeper.web.forms.rules import ALL_PRESETS, preset_switch_values
 
 EDIT_LINK = re.compile(r"/circles/([A-Za-z0-9_-]{1,64})/join/([A-Za-z0-9_-]{1,200})/?$")
 SHOW_MEMBERS = "members"

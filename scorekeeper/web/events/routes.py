@@ -55,9 +55,7 @@ from scorekeeper.web.events.confirm import (
 )
 from scorekeeper.web.events.forms import NewEventForm
 from scorekeeper.web.events.present import board_page, event_page
-from scorekeeper.web.games.new_game_form import (
-    offer_rule_choices,
-)
+from scorekeeper.web.forms.rules import offer_rule_choices
 from scorekeeper.web.language import per_render
 from scorekeeper.web.paper import pdf
 from scorekeeper.web.paper.pdf import requested_paper

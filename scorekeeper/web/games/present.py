@@ -19,8 +19,8 @@ from scorekeeper.rules.game import Game, RedealEntry
 from scorekeeper.rules.ruleset import Combination, Dealer, KingdomOrder, RuleSet, Values
 from scorekeeper.rules.scoring import team_totals
 from scorekeeper.text.rule_words import zero_sum_reasons
+from scorekeeper.web.forms.rules import switch_values
 from scorekeeper.web.games.kingdoms import KingdomView, kingdom_sections
-from scorekeeper.web.games.new_game_form import switch_values
 from scorekeeper.web.offline.projection import leaders
 
 

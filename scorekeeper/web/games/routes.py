@@ -31,14 +31,14 @@ from scorekeeper.web.access import (
 from scorekeeper.web.blueprint import Page, bp, load_or_404
 from scorekeeper.web.deals.forms import RedealForm, UndoForm, redeal_choices
 from scorekeeper.web.errors import Refused, try_form_write
-from scorekeeper.web.games.new_game_form import (
+from scorekeeper.web.forms.rules import (
     ALL_PRESETS,
     COMMON_SWITCHES,
     SWITCHES,
-    NewGameForm,
     offer_rule_choices,
     preset_switch_values,
 )
+from scorekeeper.web.games.new_game_form import NewGameForm
 from scorekeeper.web.games.present import (
     EntryRef,
     build_board,

@@ -165,12 +165,7 @@ def name_kinds(names: Sequence[str]) -> list[str]:
     return [name_kind(name) for name in names]
 
 
-
-
-
-
 bp = Blueprint("export", __name__)
-
 
 
 @bp.record_once
