@@ -165,8 +165,8 @@ def post_fork(server: Any, worker: Any) -> None:
     its streams ran on, its children searching and the port held.
     """
     from scorekeeper.extensions import db
-    from scorekeeper.web.server.workers import die_with_parent
     from scorekeeper.web.paper.renderer import RENDERER
+    from scorekeeper.web.server.workers import die_with_parent
 
     stop_at_once_while_booting()
     die_with_parent(worker.ppid)
