@@ -266,7 +266,8 @@ SPLIT_WORDS = """(selector) => {
           split.push(`${word[0]} (in ${box.tagName}: ${box.textContent.trim()})`);
         // A column header's word wider than its column runs into the next one's.
         const cell = box.getBoundingClientRect();
-        if (box.tagName === "TH" && rects.some(r => r.left < cell.left - 1 || r.right > cell.right + 1))
+        const out = r => r.left < cell.left - 1 || r.right > cell.right + 1;
+        if (box.tagName === "TH" && rects.some(out))
           split.push(`${word[0]} (wider than its column: ${box.textContent.trim()})`);
       }
     }
