@@ -243,3 +243,63 @@ def test_the_director_changes_the_clock_and_the_board_follows_live(
     set_clock(director, "")
     board.clock.run_for(4000)
     expect(board.get_by_test_id("board-clock")).to_have_count(0)
+
+
+# Every word of the board's headers and labels whose client rects lie on more than one line:
+# a word broken across lines (rects on two lines have tops at least half a line apart); and
+# every word of a column header that does not fit its column (it would run into the next).
+SPLIT_WORDS = """(selector) => {
+  const split = [];
+  for (const box of document.querySelectorAll(selector)) {
+    if (!box.getClientRects().length) continue;  // not on this screen
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+        if (!rects.length) continue;
+        const tops = rects.map(r => r.top);
+        const line = Math.min(...rects.map(r => r.height));
+        if (Math.max(...tops) - Math.min(...tops) > line / 2)
+          split.push(`${word[0]} (in ${box.tagName}: ${box.textContent.trim()})`);
+        // A column header's word wider than its column runs into the next one's.
+        const cell = box.getBoundingClientRect();
+        const out = r => r.left < cell.left - 1 || r.right > cell.right + 1;
+        if (box.tagName === "TH" && rects.some(out))
+          split.push(`${word[0]} (wider than its column: ${box.textContent.trim()})`);
+      }
+    }
+  }
+  return split;
+}"""
+HEADERS = (
+    "[data-board-view] th, .board-head h1, .board-stage, [data-board-panel] h2,"
+    " [data-board-view] h3, [data-board-view] .seat-label"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_no_header_or_label_on_the_board_breaks_inside_a_word(
+    live_server: str, contexts: Callable[..., BrowserContext], screen: str, lang: str
+) -> None:
+    """60 players, every screen of the board: the standings' column headers, the panels'
+    titles, the tables' headings and the seat labels wrap at spaces only, never inside a
+    word, and each word of a column header fits its column."""
+    director = contexts(WAIT_MS).new_page()
+    night = new_night(director, live_server, SIXTY)
+    draw(director, live_server, night)
+    board = board_screen(contexts, live_server, SCREENS[screen], lang)
+    board.goto(f"{live_server}/events/{night['id']}/board")
+    expect(board.get_by_test_id("board-stage")).to_have_attribute("data-stage", "seating")
+    split: list[str] = []
+    headers = 0
+    for _turn in range(board.evaluate("window.scorekeeperBoard.screens.length")):
+        split += board.evaluate(SPLIT_WORDS, HEADERS)
+        if board.get_by_test_id("board-standings").is_visible():
+            headers += board.locator("[data-board-view] th").count()
+        board.clock.run_for(ROTATE_MS)
+    assert headers, "no standings header was seen"
+    assert split == [], split

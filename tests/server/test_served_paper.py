@@ -15,7 +15,8 @@ from pypdf import PdfReader
 
 from tests.server.serving import Server
 from tests.server.test_served_app import get
-from tests.server.test_served_events import draw, play_tables
+from tests.server.test_served_events import create_event, draw, play_tables
+from tests.web.api.test_events import kingdom
 
 pytestmark = pytest.mark.served
 
@@ -55,6 +56,34 @@ def circle_night(server: Server) -> tuple[str, str, str, dict[str, Any]]:
     return made["id"], night["id"], night["director_token"], drawn
 
 
+def csv_rows(server: Server, night_id: str) -> list[list[str]]:
+    status, headers, data = get(server, f"/events/{night_id}/results.csv")
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    return list(csv.reader(io.StringIO(data.decode())))
+
+
+def check_csv_in_progress(server: Server) -> None:
+    """A night whose first table has played one deal: the CSV's last columns say, as the
+    API's standings do, what each table still playing adds so far and which table it is."""
+    client = server.client()
+    night_id, token = create_event(client, players=MEMBERS[:8], rounds=1)
+    table = draw(client, night_id, token)["tables"][0]
+    auth = {"Authorization": f"Bearer {table['edit_token']}"}
+    path = f"/api/v1/games/{table['game']}/deals"
+    assert client.call("POST", path, kingdom()[0], auth)[0] == 201
+    status, _, night = client.call("GET", f"/api/v1/events/{night_id}")
+    client.close()
+    assert status == 200
+    _header, *rows = csv_rows(server, night_id)
+    by_name = {r[1]: r[-4:] for r in rows}
+    for line in night["standings"]:
+        at = line["playing"]
+        assert at is not None and at["round"] == 1
+        expected = [str(line["provisional"]), *(str(at[k]) for k in ("round", "table", "deals"))]
+        assert by_name[line["player"]] == expected
+    assert any(line["provisional"] for line in night["standings"])
+
+
 def test_a_served_nights_paper_and_its_circles_ladder(serve: Serve, database_url: str) -> None:
     server = serve(database_url, workers=2)
     circle_id, night_id, _token, drawn = circle_night(server)
@@ -65,11 +94,13 @@ def test_a_served_nights_paper_and_its_circles_ladder(serve: Serve, database_url
     status, _, data = get(server, f"/events/{night_id}/results.pdf")
     results = text_of(data)
     assert status == 200 and "Round 1, table 1, deal 1 corrected." in results
-    status, headers, data = get(server, f"/events/{night_id}/results.csv")
-    assert status == 200 and headers["content-type"].startswith("text/csv")
-    header, *rows = list(csv.reader(io.StringIO(data.decode())))
+    header, *rows = csv_rows(server, night_id)
     assert header[:2] == ["rank", "player"] and sorted(r[1] for r in rows) == sorted(MEMBERS)
     assert {r[8] for r in rows if r[1] == drawn["sitting_out"][0]} == {"bye"}
+    # Every table finished: nothing provisional, nobody at a table still playing.
+    assert header[-4:] == ["provisional", "playing_round", "playing_table", "playing_deals"]
+    assert {tuple(r[-4:]) for r in rows} == {("0", "", "", "")}
+    check_csv_in_progress(server)
     status, headers, data = get(server, f"/events/{night_id}/results.html?lang=ar")
     page = data.decode()
     assert status == 200 and '<html lang="ar" dir="rtl">' in page and "<script" not in page

@@ -10,11 +10,12 @@ of the search: a repeat is avoided by benching one of its players when the
 fairness allows it.
 
 - Up to :data:`EXACT_LIMIT` players at tables, a branch and bound over every split
-  (the lowest free player sits out or takes a table with three players after him,
-  so each split is met once) finds the cheapest; it starts from the heuristic's
-  split and stops as soon as a split of no repeat is found. A budget of states
-  (:data:`NODE_BUDGET`) keeps a round fast on dense nights (15 to 19 players from
-  about round 8), which then take the cheapest split found within it.
+  (the lowest free player sits out or takes one of his tables with three players
+  after him, the cheapest first, so each split is met once) finds the cheapest; it
+  starts from the heuristic's split and stops as soon as a split costs no more than
+  the pool's lower bound (no repeat, on a fresh night). A budget of states
+  (:data:`NODE_BUDGET`) keeps a round fast on dense nights (19 players from about
+  round 15), which then take the cheapest split found within it.
 - Above, a greedy fill improved by swaps between tables, and between a table and
   the bench.
 """
@@ -56,9 +57,9 @@ EXACT_LIMIT = 16
 :data:`NODE_BUDGET`)."""
 NODE_BUDGET = 30_000
 """States the exact search may visit: past it, the cheapest split found so far is taken
-(a round stays well under a second). Random histories of up to 5 rounds need at most
-about 12,000; nights of 15 to 19 players reach it from about round 8, when every pair
-has met and many splits cost nearly the same."""
+(a round stays well under a second). Nights of up to 16 players stay far below it, 25
+rounds included (at most about 3,200); 19 players (three sit out) reach it in a round
+or two of 25, when every pair has met and many splits cost nearly the same."""
 PARTNER_WEIGHT = 1000
 """A repeated partnership outweighs any number of repeated tablemates."""
 SWAP_PASSES = 8
@@ -309,9 +310,13 @@ class ExactSearch:
     """Branch and bound over every split of a small pool (players by index, bit sets).
 
     A state is the set of players still free (how many of them sit out follows from its
-    size). Once a state has been searched through, the cost it needed at least is kept
-    (``floor``), so that reaching it again by another way costs one lookup: the search
-    is a dynamic programme over the states it could not prune.
+    size). Every table of four the pool can seat is costed once, up front, and listed
+    under its players from the cheapest: the lowest free player's tables are tried in
+    that order, and the first too dear beside the best split found ends his list. Once a
+    state has been searched through, the cost it needed at least is kept (``floor``), so
+    that reaching it again by another way costs one lookup: the search is a dynamic
+    programme over the states it could not prune. A split as cheap as the whole pool's
+    lower bound ends the search.
     """
 
     def __init__(
@@ -319,118 +324,155 @@ class ExactSearch:
     ) -> None:
         # The most met first: their tables are the costly ones, found early, pruned early.
         self.names = sorted(order, key=lambda n: -sum(meetings.tablemates.get(n, {}).values()))
-        self.meetings, self.partnership = meetings, partnership
+        self.partnership = partnership
         size = len(self.names)
-        self.met = [[meetings.met(a, b) for b in self.names] for a in self.names]
-        self.nearest = [
-            sorted((self.met[i][j], j) for j in range(size) if j != i) for i in range(size)
-        ]
+        met = [[meetings.met(a, b) for b in self.names] for a in self.names]
         partners = [[meetings.partnered(a, b) for b in self.names] for a in self.names]
+        self.nearest = [sorted((met[i][j], j) for j in range(size) if j != i) for i in range(size)]
         self.nearest_partner = [
             sorted((partners[i][j], j) for j in range(size) if j != i) for i in range(size)
         ]
         self.eligible = sum(1 << i for i, n in enumerate(self.names) if n in bench.eligible)
+        self.tables = costed_tables(met, partners if partnership else None)
+        # The tables the search seats a player at: the lowest free, with players after him.
+        self.tables_from = [
+            [(cost, mask) for cost, mask in self.tables[i] if mask & -mask == 1 << i]
+            for i in range(size)
+        ]
         self.floor: dict[int, int] = {}
-        self.group_costs: dict[int, int] = {}
+        self.by_tables: set[int] = set()
+        """The states whose floor has had :meth:`table_bound` too."""
         self.best_cost = 0
-        self.best: tuple[list[tuple[int, ...]], list[int]] = ([], [])
+        self.best: tuple[list[int], list[int]] = ([], [])
+        self.target = 0
+        """The whole pool's lower bound: a split that costs no more ends the search."""
         self.nodes = 0
 
     def run(self, start: Split, cost: int) -> Split:
         """The cheapest split, or ``start`` when none is cheaper."""
         self.best_cost = cost
-        self._search((1 << len(self.names)) - 1, 0, [], [])
+        everyone = (1 << len(self.names)) - 1
+        self.target = max(self.pair_bound(everyone), self.table_bound(everyone))
+        self._search(everyone, 0, [], [])
         if not self.best[0]:
             return start
         groups, benched = self.best
         return Split(
-            [[self.names[i] for i in group] for group in groups],
+            [[name for i, name in enumerate(self.names) if mask >> i & 1] for mask in groups],
             [self.names[i] for i in benched],
         )
 
-    def lower_bound(self, free: int) -> int:
+    def pair_bound(self, free: int) -> int:
         """What seating ``free`` costs at least: a seated player meets three of the others
         (and partners one, in a partnership event), each pair counted by both players;
         those who may sit out, the costliest first, count nothing."""
-        left = free.bit_count() % TABLE_SIZE
         shares: list[int] = []
         benchable: list[int] = []
         bits = free
         while bits:
-            i = (bits & -bits).bit_length() - 1
-            bits &= bits - 1
+            low = bits & -bits
+            bits ^= low
+            i = low.bit_length() - 1
             share = _cheapest(self.nearest[i], free, TABLE_SIZE - 1)
             if self.partnership:
                 share += PARTNER_WEIGHT * _cheapest(self.nearest_partner[i], free, 1)
-            (benchable if self.eligible >> i & 1 else shares).append(share)
-        benchable.sort()
-        total = sum(shares) + sum(benchable[: len(benchable) - left])
-        return (total + 1) // 2
+            (benchable if self.eligible & low else shares).append(share)
+        return (sum(shares) + _all_but_dearest(benchable, free) + 1) // 2
 
-    def _search(
-        self, free: int, cost: int, groups: list[tuple[int, ...]], bench: list[int]
-    ) -> None:
+    def table_bound(self, free: int) -> int:
+        """Another such count, dearer to make and often higher: a seated player takes a
+        quarter of his cheapest table among ``free`` (which holds the costs between his
+        tablemates too)."""
+        shares: list[int] = []
+        benchable: list[int] = []
+        bits = free
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            share = 0
+            for cost, mask in self.tables[low.bit_length() - 1]:
+                if mask & free == mask:
+                    share = cost
+                    break
+            (benchable if self.eligible & low else shares).append(share)
+        total = sum(shares) + _all_but_dearest(benchable, free)
+        return (total + TABLE_SIZE - 1) // TABLE_SIZE
+
+    def _pruned(self, free: int, cost: int) -> bool:
+        """Whether ``free`` costs at least the best split found, seen from ``cost``: by its
+        floor, the cheap bound first, the dearer one only when the cheap one did not
+        prune."""
+        floor = self.floor.get(free)
+        if floor is None:
+            floor = self.floor[free] = self.pair_bound(free)
+        if cost + floor >= self.best_cost:
+            return True
+        if free in self.by_tables:
+            return False
+        self.by_tables.add(free)
+        floor = self.floor[free] = max(floor, self.table_bound(free))
+        return cost + floor >= self.best_cost
+
+    def _search(self, free: int, cost: int, groups: list[int], bench: list[int]) -> None:
         if not free:
             if cost < self.best_cost:
                 self.best_cost, self.best = cost, (list(groups), list(bench))
             return
+        if self.best_cost <= self.target:
+            return  # as cheap as any split can be
         self.nodes += 1
-        if self.nodes > NODE_BUDGET:
-            return
-        floor = self.floor.get(free)
-        if floor is None:
-            floor = self.floor[free] = self.lower_bound(free)
-        if cost + floor >= self.best_cost:
+        if self.nodes > NODE_BUDGET or self._pruned(free, cost):
             return
         left = free.bit_count() % TABLE_SIZE
-        x = (free & -free).bit_length() - 1
-        rest = free & ~(1 << x)
-        if left and self.eligible >> x & 1:
+        low = free & -free
+        x = low.bit_length() - 1
+        if left and self.eligible & low:
             bench.append(x)
-            self._search(rest, cost, groups, bench)
+            self._search(free ^ low, cost, groups, bench)
             bench.pop()
-        if rest.bit_count() >= TABLE_SIZE - 1 + left:  # room for his table and the bench
-            self._tables_of(x, rest, cost, groups, bench)
+        if free.bit_count() >= TABLE_SIZE + left:  # room for his table and the bench
+            for added, mask in self.tables_from[x]:
+                total = cost + added
+                if total >= self.best_cost:
+                    break  # the rest of his tables cost as much or more
+                if mask & free == mask:
+                    groups.append(mask)
+                    self._search(free ^ mask, total, groups, bench)
+                    groups.pop()
         if self.nodes <= NODE_BUDGET:  # searched through: nothing cheaper from here
             self.floor[free] = max(self.floor[free], self.best_cost - cost)
 
-    def _tables_of(
-        self, x: int, rest: int, cost: int, groups: list[tuple[int, ...]], bench: list[int]
-    ) -> None:
-        """Player ``x`` at a table with three of ``rest``, each branch pruned by its cost."""
-        met = self.met[x]
-        others = [i for i in range(x + 1, len(self.names)) if rest >> i & 1]
-        for a, y in enumerate(others):
-            c1 = cost + met[y]
-            if c1 >= self.best_cost:
-                continue
-            my = self.met[y]
-            for b in range(a + 1, len(others)):
-                z = others[b]
-                c2 = c1 + met[z] + my[z]
-                if c2 >= self.best_cost:
-                    continue
-                mz = self.met[z]
-                for w in others[b + 1 :]:
-                    c3 = c2 + met[w] + my[w] + mz[w]
-                    if c3 >= self.best_cost:
-                        continue
-                    if self.partnership:
-                        c3 = cost + self._group_cost(x, y, z, w)
-                        if c3 >= self.best_cost:
-                            continue
-                    groups.append((x, y, z, w))
-                    self._search(rest & ~(1 << y | 1 << z | 1 << w), c3, groups, bench)
-                    groups.pop()
 
-    def _group_cost(self, *members: int) -> int:
-        """A table's cost with its partnerships (computed once per table)."""
-        key = sum(1 << i for i in members)
-        cost = self.group_costs.get(key)
-        if cost is None:
-            group = [self.names[i] for i in members]
-            cost = self.group_costs[key] = table_cost(group, self.meetings, True)
-        return cost
+def costed_tables(
+    met: Sequence[Sequence[int]], partners: Sequence[Sequence[int]] | None
+) -> list[list[tuple[int, int]]]:
+    """Every table of four of the players (by index, as a bit set) with its cost (with
+    its partnerships when ``partners`` is given, as :func:`table_cost`), listed under
+    each of its players from the cheapest."""
+    size = len(met)
+    tables: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    for four in itertools.combinations(range(size), TABLE_SIZE):
+        a, b, c, d = four
+        cost = met[a][b] + met[a][c] + met[a][d] + met[b][c] + met[b][d] + met[c][d]
+        if partners is not None:
+            ab, ac, ad = partners[a][b], partners[a][c], partners[a][d]
+            cd, bd, bc = partners[c][d], partners[b][d], partners[b][c]
+            cost += PARTNER_WEIGHT * min(ab + cd, ac + bd, ad + bc)
+        mask = 1 << a | 1 << b | 1 << c | 1 << d
+        for i in four:
+            tables[i].append((cost, mask))
+    for listed in tables:
+        listed.sort()
+    return tables
+
+
+def _all_but_dearest(shares: list[int], free: int) -> int:
+    """The sum of the shares of those who may sit out, without the largest ones: as many
+    as must sit out of ``free``."""
+    count = free.bit_count() % TABLE_SIZE
+    if not count:
+        return sum(shares)
+    return sum(sorted(shares)[: max(0, len(shares) - count)])
 
 
 def _cheapest(nearest: Sequence[tuple[int, int]], free: int, count: int) -> int:

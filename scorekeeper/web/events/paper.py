@@ -3,8 +3,8 @@
 - ``GET /events/<id>/round-sheet.pdf?round=n``: every table of a round with its seats,
   an A–Z "find your seat" list (player → table and seat) and who sits out;
 - ``GET /events/<id>/results.csv``: one row per player of the final standings, with
-  each round's points (names can never run as a spreadsheet formula:
-  :func:`scorekeeper.web.circles.exports.cell`);
+  each round's points and what a table still playing adds so far (names can never run
+  as a spreadsheet formula: :func:`scorekeeper.web.circles.exports.cell`);
 - ``GET /events/<id>/results.html``: the results as one standalone page (inline CSS, no
   script, no site menu) to put on a club's website or print, in the request's
   language and digits;
@@ -34,7 +34,7 @@ from scorekeeper.store.events import services
 from scorekeeper.store.events.records import Correction, director_corrections
 from scorekeeper.text.locale import current_digits, current_locale, localize_digits, ltr
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.events.present import event_page
+from scorekeeper.web.events.present import event_page, playing_json
 from scorekeeper.web.events.routes import _night_pdf, _pdf
 from scorekeeper.web.paper import pdf
 from scorekeeper.web.paper.csv import cell
@@ -174,7 +174,10 @@ def results_csv(event: services.EventView) -> str:
     """rank, player, points, tables played, byes, bye points, points per table, tie-break
     (the rule that put him below the line above, when tied on points), then ``round N``:
     his points in each round (``bye`` for a round sat out, empty when he was not there or
-    his table has no deal yet). Every name is a :func:`cell`, never a formula."""
+    his table has no deal yet), then what is not settled yet: ``provisional`` (the part of
+    his points from a table still playing) and that table (``playing_round``,
+    ``playing_table``, ``playing_deals``: empty when he is at none), as the API's standings
+    say it. Every name is a :func:`cell`, never a formula."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     rounds = [f"round {r.number}" for r in event.drawn]
@@ -189,11 +192,18 @@ def results_csv(event: services.EventView) -> str:
             "points_per_table",
             "tie_break",
             *rounds,
+            "provisional",
+            "playing_round",
+            "playing_table",
+            "playing_deals",
         ]
     )
     by_round = round_points(event)
+    playing = event.playing()
     for line in event.standings():
         cells: Sequence[object] = by_round.get(line.player, [""] * len(rounds))
+        table = playing.get(line.player)
+        at: Sequence[object] = ("", "", "") if table is None else [*playing_json(table).values()]
         writer.writerow(
             [
                 line.rank,
@@ -205,6 +215,8 @@ def results_csv(event: services.EventView) -> str:
                 points_value(line.average),
                 line.tie_break or "",
                 *("" if value is None else value for value in cells),
+                points_value(line.provisional),
+                *at,
             ]
         )
     return out.getvalue()

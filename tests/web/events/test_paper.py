@@ -180,6 +180,10 @@ def test_the_results_csv_has_a_row_per_player_with_tables_byes_and_each_rounds_p
         "points_per_table",
         "tie_break",
         "round 1",
+        "provisional",
+        "playing_round",
+        "playing_table",
+        "playing_deals",
     ]
     by_name = {line[1]: line for line in lines}
     assert sorted(by_name) == sorted(NINE)
@@ -193,6 +197,16 @@ def test_the_results_csv_has_a_row_per_player_with_tables_byes_and_each_rounds_p
     untouched = event.drawn[0].tables[1].players[0]
     assert by_name[untouched][8] == "" and by_name[untouched][3] == "0"  # no deal yet
     assert [line[0] for line in lines][:1] == ["1"]
+    # Still playing: table 1's points are all "so far", table 2 (no deal yet) counts nothing.
+    for name, points in expected.items():
+        assert by_name[name][9:] == [points, "1", "1", "1"]
+    assert by_name[untouched][9:] == ["0", "1", "2", "0"]
+    assert by_name[out][9:] == ["0", "", "", ""]
+    # The same as the API's standings say it, player by player.
+    for line in client.get(f"/api/v1/events/{event_id}").get_json()["standings"]:
+        at = line["playing"]
+        table = ["", "", ""] if at is None else [str(at[k]) for k in ("round", "table", "deals")]
+        assert by_name[line["player"]][9:] == [str(line["provisional"]), *table]
 
 
 def test_a_name_in_the_results_csv_never_runs_as_a_formula(client: FlaskClient) -> None:
