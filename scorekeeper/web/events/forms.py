@@ -23,12 +23,22 @@ from wtforms.validators import NumberRange, Optional
 
 from scorekeeper.store.events.input import EVENT_NAME_MAX, ROUNDS_MAX
 from scorekeeper.text.locale import lazy_gettext as _l
-from scorekeeper.web.forms import WholeNumberField
+from scorekeeper.text.locale import localize_digits
+from scorekeeper.web.forms import WholeNumberField, whole_number
 from scorekeeper.web.forms.rules import SWITCHES, RuleSwitches
 
 NIGHT_SWITCHES = tuple(name for name in SWITCHES if name not in ("partnership", "rounds"))
 """The house rules' switches the night's form offers (it sets partnerships itself)."""
 COMMON_NIGHT_SWITCHES = ("doubling", "kingdoms")
+
+
+class NumbersField(StringField):
+    """Whole numbers in one box (``3 2 1 0``), shown in the page's digits like a
+    :class:`WholeNumberField`; :func:`_numbers` reads them back."""
+
+    def _value(self) -> str:
+        text = self.raw_data[0] if self.raw_data else self.data
+        return localize_digits(str(text or ""))
 
 
 class NewEventForm(RuleSwitches):
@@ -54,7 +64,7 @@ class NewEventForm(RuleSwitches):
         ],
         default="totals",
     )
-    places = StringField(_l("Match points by place (first to fourth)"), default="3 2 1 0")
+    places = NumbersField(_l("Match points by place (first to fourth)"), default="3 2 1 0")
     byes = SelectField(
         _l("A round sat out scores"),
         choices=[
@@ -137,11 +147,10 @@ class NewEventForm(RuleSwitches):
 
 
 def _numbers(text: str) -> list[object]:
-    """``3 2 1 0`` or ``3, 2, 1, 0`` -> [3, 2, 1, 0]; what is not a number stays text."""
+    """``3 2 1 0``, ``3, 2, 1, 0`` or ``٣ ٢ ١ ٠`` -> [3, 2, 1, 0]; what is not a whole number
+    (:func:`~scorekeeper.web.forms.whole_number`) stays text."""
     out: list[object] = []
-    for piece in text.replace(",", " ").split():
-        try:
-            out.append(int(piece))
-        except ValueError:
-            out.append(piece)
+    for piece in text.replace(",", " ").replace("،", " ").split():
+        number = whole_number(piece)
+        out.append(piece if number is None else number)
     return out

@@ -29,7 +29,7 @@ from wtforms.validators import Optional, StopValidation
 from wtforms.widgets import HiddenInput, TextInput
 
 from scorekeeper.rules.errors import Problem
-from scorekeeper.text.locale import current_locale, latin_digits
+from scorekeeper.text.locale import current_locale, format_number, latin_digits, localize_digits
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.text.messages import translate_problem
 
@@ -81,7 +81,8 @@ class ChoiceField(StringField):
 
 
 class WholeNumberField(IntegerField):
-    """A whole number in a number box (``NUMBER_BOX``); blank is None, for the validators.
+    """A whole number in a number box (``NUMBER_BOX``), shown in the page's digits; blank is
+    None, for the validators.
 
     Latin, Arabic-Indic and Eastern Arabic-Indic digits read alike (``latin_digits``); any
     other text, other scripts' digits included, is the field's error, naming its label
@@ -98,6 +99,13 @@ class WholeNumberField(IntegerField):
     def process_formdata(self, valuelist: list[Any]) -> None:
         self.typed = str(valuelist[0]).strip() if valuelist else ""
         self.data = whole_number(self.typed)
+
+    def _value(self) -> str:
+        # In the page's digits, as the game forms' number boxes are (their ``|num``): the box
+        # reads right before app.js runs, or without it, and is read back either way.
+        if self.raw_data:
+            return localize_digits(self.typed)
+        return format_number(self.data)
 
     def pre_validate(self, form: Any) -> None:
         if self.typed and self.data is None:

@@ -5,11 +5,13 @@ a late arrival on the night's page; the tables' rules are the new-game page's sw
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.extensions import db
 from scorekeeper.store.events.models import Event
@@ -139,3 +141,85 @@ def test_the_nights_number_boxes_take_any_digits(client: FlaskClient) -> None:
     for name in ("rounds", "bye_points", "seed"):
         box = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
         assert box and 'type="text"' in box.group(0) and 'inputmode="numeric"' in box.group(0)
+
+
+class FormAsRendered(HTMLParser):
+    """What a browser sends for the page's new-night form, untouched: its boxes' values, each
+    select's chosen option, the ticked boxes (the buttons aside: the form is sent by Enter)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = False
+        self.fields: list[tuple[str, str]] = []
+        self.shown: dict[str, str] = {}
+        """Each text box's value as the page shows it."""
+        self.select: str | None = None
+        self.options: list[tuple[str, bool]] = []
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self.inside = a.get("data-testid") == "new-event-form"
+        if not self.inside or "name" not in a and tag != "option":
+            return
+        kind = a.get("type", "text")
+        if tag == "input" and (kind not in ("checkbox", "radio") or "checked" in a):
+            self.fields.append((a["name"], a.get("value", "on" if kind == "checkbox" else "")))
+            if kind == "text":
+                self.shown[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self.select, self.options = a["name"], []
+        elif tag == "option" and self.select is not None:
+            self.options.append((a.get("value", ""), "selected" in a))
+        elif tag == "textarea":
+            self.textarea = a["name"]
+            self.fields.append((a["name"], ""))
+
+    def handle_data(self, data: str) -> None:
+        if self.textarea is not None:
+            name, text = self.fields[-1]
+            self.fields[-1] = (name, text + data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "textarea":
+            self.textarea = None
+        elif tag == "select" and self.select is not None:
+            chosen = [v for v, on in self.options if on] or [v for v, _ in self.options[:1]]
+            self.fields.extend((self.select, v) for v in chosen)
+            self.select = None
+
+
+def rendered(page: str) -> FormAsRendered:
+    form = FormAsRendered()
+    form.feed(page)
+    return form
+
+
+def test_under_arabic_indic_digits_the_form_shows_its_numbers_so_and_is_read_as_shown(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The defaults (rounds 3, a round sat out 0, match points 3 2 1 0) and a seed shown again
+    after a refusal are in the page's digits from the server, not only once app.js has run;
+    the form sent as it was shown makes the night with those numbers."""
+    client.set_cookie("lang", "ar")
+    client.set_cookie("digits", "arab")
+    blank = rendered(client.get("/events/new").get_data(as_text=True))
+    numbers = {"rounds": "٣", "bye_points": "٠", "seed": "", "places": "٣ ٢ ١ ٠"}
+    assert {name: blank.shown[name] for name in numbers} == numbers
+    form = MultiDict(blank.fields)
+    form.setlist("seed", ["17"])  # typed on a Latin keyboard; no name nor players: refused
+    refused = client.post("/events/new", data=form)
+    assert refused.status_code == 422
+    again = rendered(refused.get_data(as_text=True))
+    assert {name: again.shown[name] for name in numbers} == {**numbers, "seed": "١٧"}
+    assert not [v for v in again.shown.values() if re.search("[0-9]", v)], again.shown
+    form = MultiDict(again.fields)
+    form.setlist("name", ["Thursday"])
+    form.setlist("players", [PLAYERS])
+    answer = client.post("/events/new", data=form)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    night = db.session.query(Event).one()
+    assert (night.rounds, night.bye_points, night.seed, night.places) == (3, 0, 17, [3, 2, 1, 0])
