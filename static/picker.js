@@ -182,6 +182,7 @@
       self.fields[seat].value = cards.join(" ");
     });
     this.render();
+    if (this.onWrite) this.onWrite();
   };
 
   HandPicker.prototype.hands = function () {
@@ -225,6 +226,7 @@
     if (seat !== "trick" && list.length === this.size(seat)) {
       var next = this.nextOpen(seat);
       if (next !== null) this.choose(next);
+      else if (this.mode === "position" && this.onPosition) this.onPosition();
     }
     if (this.complete() && this.onComplete) this.onComplete();
   };
@@ -493,26 +495,102 @@
     }); });
   };
 
+  // --- what the claim form chooses for the player ----------------------------------------------
+  // Each choice is made for the player until he makes it himself (a change event: setting a
+  // value from here sends none), and never over one the server shows made.
+
+  // The contract's own claim ("I take no more tricks" in Collections): most claims are it.
+  function presetFollowsContract(form) {
+    var box = form.querySelector("[data-presets][data-follow-contract]");
+    var score = form.querySelector("[name=min_score]");
+    if (!box || !score) return function () {};
+    var chosen = false;
+    box.addEventListener("change", function () { chosen = true; });
+    score.addEventListener("input", function () { chosen = true; });
+    return function () {
+      if (chosen) return;
+      var contract = contractOf(form);
+      var own = all(box, "input[name=preset][data-score]").filter(function (radio) {
+        return radio.closest("[data-for-contract]").getAttribute("data-for-contract") === contract;
+      })[0] || box.querySelector("input[name=preset]:not([data-score])");
+      own.checked = true;
+      score.value = digits(own.getAttribute("data-score") || "");
+    };
+  }
+
+  // Who leads: with cards on the table, the one seat the hands' sizes allow (those who played
+  // to the trick hold a card fewer, in turn from the leader); else the hand entered first,
+  // the hands being entered in turn from the leader.
+  function leaderFollowsHands(form, hands) {
+    var select = form.querySelector("select[name=leader]");
+    if (!select || !hands.fields.trick) return function () {};
+    var chosen = !!select.value;
+    var first = null;
+    select.addEventListener("change", function () { chosen = true; });
+    return function () {
+      if (hands.empty()) first = null;
+      else if (first === null && hands.active !== "trick") first = hands.active;
+      if (chosen) return;
+      var leader = leaderOfTrick(hands);
+      select.value = leader !== null ? leader : first !== null ? first : "";
+    };
+  }
+
+  function leaderOfTrick(hands) {
+    var on = hands.lists.trick.length;
+    var seats = hands.hands();
+    if (!on || seats.length !== 4) return null;
+    var sizes = seats.map(function (s) { return hands.lists[s].length; });
+    var most = Math.max.apply(null, sizes);
+    var found = seats.filter(function (s, i) {
+      for (var k = 0; k < 4; k++) {
+        if (sizes[(i + k) % 4] !== (k < on ? most - 1 : most)) return false;
+      }
+      return true;
+    });
+    return found.length === 1 ? found[0] : null;
+  }
+
   // --- putting it together -------------------------------------------------------------------
 
   function setup(form) {
     var root = form.querySelector("[data-picker]");
     if (root && root.hasAttribute("data-card-names")) NAMES = JSON.parse(root.getAttribute("data-card-names"));
     var select = form.querySelector("[data-contract-select]");
+    var presetFollows = presetFollowsContract(form);
     function contractChanged() {
       form.classList.toggle("is-trix", contractOf(form) === "trix");
       showForContract(form);
+      presetFollows();
     }
     contractChanged();
     if (select) select.addEventListener("change", contractChanged);
     all(form, "input[name=preset][data-score]").forEach(function (radio) {
       radio.addEventListener("change", function () {
         var score = form.querySelector("[name=min_score]");
-        if (radio.checked && score) score.value = radio.getAttribute("data-score");
+        if (radio.checked && score) score.value = digits(radio.getAttribute("data-score"));
       });
     });
     if (!root || !window.fetch && root.getAttribute("data-picker") === "play") return;
     var hands = new HandPicker(form, root);
+    hands.onWrite = leaderFollowsHands(form, hands);
+    // The position entered, the rest of the claim comes up: from its first choice (the
+    // leader, prefilled) down to the button that sends it, if the screen holds them.
+    hands.onPosition = function () {
+      var next = all(form, "fieldset.position").filter(function (f) {
+        return !f.classList.contains("off-contract");
+      })[0];
+      var send = form.querySelector(".actions");
+      if (!next || !send) return;
+      next.scrollIntoView({ block: "start" });
+      var first = next.querySelector("select").getBoundingClientRect().top;
+      var over = send.getBoundingClientRect().bottom - window.innerHeight;
+      if (over > 0) window.scrollBy(0, Math.min(over, first));
+    };
+    // A contract chosen before any card: the picker comes up, its grid on the screen.
+    if (select && hands.mode === "position") select.addEventListener("change", function () {
+      if (hands.empty()) root.scrollIntoView({ block: "start" });
+    });
     var playRoot = form.querySelector("[data-play-picker]");
     var play = playRoot ? new PlayPicker(form, hands, playRoot) : null;
     if (select && play) select.addEventListener("change", function () { if (!playRoot.hidden) play.refresh(); });

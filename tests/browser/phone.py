@@ -88,6 +88,16 @@ class Thumb:
         else:
             target.tap()
 
+    def choose(self, select: Locator, value: str) -> None:
+        """Choose ``value`` in ``select``: one tap, the phone's list opening over the page
+        (scrolling to the box first if needed)."""
+        expect(select).to_be_visible()
+        if not on_screen(select):
+            self.scrolls += 1
+            select.scroll_into_view_if_needed()
+        self.taps += 1
+        select.select_option(value)
+
     def type(self, text: str) -> None:
         """Type ``text`` where the cursor is, one keystroke per character."""
         self.keys += len(text)

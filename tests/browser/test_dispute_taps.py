@@ -4,14 +4,17 @@ A revoke check of four tricks: the tricks are tapped first, card by card in play
 (the hands left out); then the hands start from the cards each player was seen to play,
 so only the nine cards each still held are tapped, the fourth hand fills itself, and the
 picker goes back to the play with the verdict (R10). A claim with three cards in each
-hand: each hand's cards from the one grid, the picker moving on to the next hand once a
-hand holds as many cards as the others. Each test prints its counts (taps, scrolls) and
-asserts them against the desk's targets. The screen is kept on at the desk too.
+hand, in English and Arabic: each hand's cards from the one grid, the picker moving on to
+the next hand once a hand holds as many cards as the others, the leader taken from the hand
+entered first and the contract's own claim chosen with the contract; once the last hand is
+entered the claim's choices come up, on one screen. Each test prints its counts (taps,
+scrolls) and asserts them against the desk's targets. The screen is kept on at the desk too.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import pytest
@@ -32,9 +35,9 @@ pytestmark = pytest.mark.browser
 
 NAMES = ["Rana", "Sami", "Omar", "Lina"]
 REVOKE_TAPS = 45
-CLAIM_TAPS = 18
-"""A claim: 12 cards, one tab, the contract, leader, claimant, preset and Judge (24 before).
-The desk's aim is 16: the leader and the claimant are still chosen by hand."""
+CLAIM_TAPS = 16
+"""A claim: 12 cards, one tab, the contract, the claimant and Judge (24, then 18 before):
+the contract's own claim comes with the contract, the leader is the hand entered first."""
 
 
 def card_in(page: Page, grid: str, card: str) -> object:
@@ -104,13 +107,15 @@ def leads(tricks: list[list[int]]) -> list[int]:
     return out
 
 
-def test_a_three_card_claim_in_few_taps(live_server: str, phone: Page) -> None:
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_three_card_claim_in_16_taps_without_a_scroll(
+    live_server: str, phone: Page, lang: str
+) -> None:
     page = phone
-    page.goto(f"{live_server}/disputes/claim")
+    page.goto(f"{live_server}/disputes/claim?lang={lang}")
     expect(page.get_by_test_id("picker")).to_be_visible()
     thumb = Thumb(page)
-    thumb.taps += 1  # choosing from a select: one tap
-    page.get_by_test_id("contract").select_option("collections")
+    thumb.choose(page.get_by_test_id("contract"), "collections")
     for seat, hand in enumerate(["2S 3S 4S", "AS KS 5H", "QS JS 6H", "TS 9S 7H"]):
         tab = page.get_by_test_id(f"picker-seat-{seat}")
         if tab.get_attribute("aria-pressed") != "true":
@@ -119,15 +124,51 @@ def test_a_three_card_claim_in_few_taps(live_server: str, phone: Page) -> None:
         for card in hand.split():
             thumb.tap(card_in(page, "picker-grid", card))  # type: ignore[arg-type]
         expect(tab.locator("[data-count]")).to_have_text("3")
-    for select, value in [("leader", "0"), ("claimant", "1")]:
-        thumb.taps += 1
-        page.get_by_test_id(select).select_option(value)
-    thumb.tap(page.locator("label:has(> [data-testid=preset-no_more_tricks])"))
+    expect(page.get_by_test_id("leader")).to_have_value("0")  # the hand entered first
+    expect(page.get_by_test_id("preset-no_more_tricks")).to_be_checked()  # Collections' claim
     expect(page.get_by_test_id("min_score")).to_have_value("0")
+    thumb.choose(page.get_by_test_id("claimant"), "1")
     thumb.tap(page.get_by_test_id("claim-submit"), loads=True)
-    expect(page.get_by_test_id("verdict-headline")).to_have_text("The claim fails")
-    print(f"\nclaim, 3 cards a hand: {thumb.taps} taps, {thumb.scrolls} scrolls")
+    expect(page.get_by_test_id("verdict")).to_have_class(re.compile(r"\bverdict-bad\b"))
+    if lang == "en":
+        expect(page.get_by_test_id("verdict-headline")).to_have_text("The claim fails")
+    # The claim judged is the one entered: the form comes back with it.
+    expect(page.get_by_test_id("leader")).to_have_value("0")
+    expect(page.get_by_test_id("claimant")).to_have_value("1")
+    expect(page.get_by_test_id("preset-no_more_tricks")).to_be_checked()
+    print(f"\nclaim, 3 cards a hand ({lang}): {thumb.taps} taps, {thumb.scrolls} scrolls")
     assert thumb.taps <= CLAIM_TAPS
+    assert thumb.scrolls == 0
+
+
+def test_the_claim_form_chooses_the_leader_and_the_claim_until_the_player_does(
+    live_server: str, phone: Page
+) -> None:
+    """With cards on the table, the leader is the one seat the hands' sizes allow (those who
+    played to the trick hold a card fewer); the claim follows the contract (none of its own:
+    another score, blank) until the player chooses one."""
+    page = phone
+    page.goto(f"{live_server}/disputes/claim")
+    expect(page.get_by_test_id("picker")).to_be_visible()
+    expect(page.get_by_test_id("preset-no_king")).to_be_checked()  # King of Hearts first
+    page.get_by_test_id("contract").select_option("queens")
+    expect(page.get_by_test_id("preset-custom")).to_be_checked()
+    expect(page.get_by_test_id("min_score")).to_have_value("")
+    page.get_by_test_id("contract").select_option("collections")
+    for seat, hand in enumerate(["2S 3S 4S", "AS KS 5H", "QS JS", "TS 9S", "8S 7S"]):
+        page.get_by_test_id(f"picker-seat-{'trick' if seat == 4 else seat}").tap()
+        for card in hand.split():
+            card_in(page, "picker-grid", card).tap()  # type: ignore[attr-defined]
+        if seat == 0:
+            expect(page.get_by_test_id("leader")).to_have_value("0")  # the hand entered first
+    expect(page.get_by_test_id("leader")).to_have_value("2")  # seats 2 and 3 played to it
+    page.get_by_test_id("leader").select_option("1")
+    page.get_by_test_id("picker-seat-trick").tap()
+    card_in(page, "picker-grid", "7S").tap()  # type: ignore[attr-defined]
+    expect(page.get_by_test_id("leader")).to_have_value("1")  # the player's own choice stays
+    page.locator("label:has(> [data-testid=preset-custom])").tap()
+    page.get_by_test_id("contract").select_option("king")
+    expect(page.get_by_test_id("preset-custom")).to_be_checked()
 
 
 WAKE_LOCK_STUB = """
