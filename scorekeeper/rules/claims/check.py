@@ -201,7 +201,7 @@ def claim_verdict(
     limit: float,
     hands: list[int],
 ) -> tuple[dict[str, Any], str]:
-    """The verdict as a message part (its words in every language: ``text/messages.py``'s
+    """The verdict as a message part (its words in every language: ``rules/sentences.py``'s
     ``claim.*`` templates) and as one plain English sentence for the table.
 
     >>> claim_verdict(ClaimResult(None, None, [], False), RuleSet(), (Contract.KING,),
