@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Extract every translatable text (Python: gettext, lazy_gettext, N_() and the engine's
-# catalogue in scorekeeper/text/messages.py; the Jinja templates) into translations/messages.pot,
+# sentences in scorekeeper/rules/sentences.py; the Jinja templates) into translations/messages.pot,
 # with the "Translators:" comments, then add the new msgids to each language's .po
 # (msgstr left empty for the translators; no fuzzy guesses).
 #   bash scripts/extract_messages.sh

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import IllegalError, StateError, join_words, joined, part
+from scorekeeper.rules.errors import IllegalError, StateError, joined, part
 from scorekeeper.rules.game_log import RedealEntry
 from scorekeeper.rules.ruleset import ClosedSuit, Combination, RuleSet
 
@@ -53,12 +53,8 @@ def check_available(
     if not played or king is None:
         return
     name = names[king]
-    left = join_words([c.label for c in remaining])
-    plural = "contract left is" if len(remaining) == 1 else "contracts left are"
     raise StateError.one(
         "contract_already_played",
-        f"The kingdom of {name} has already had {join_words([c.label for c in played])}; "
-        f"the {plural} {left}.",
         rule="R2",
         field=field,
         king=king,
@@ -83,12 +79,9 @@ def check_order(
     if following is None or contracts == (following,):
         return
     order = rules.contract_order or ()
-    who, king_name = _king_words(names, king)
+    king_name = _king_param(names, king)
     raise StateError.one(
         "contract_out_of_order",
-        f"The table plays the contracts in a fixed order (R2): "
-        f"{', '.join(c.label for c in order)}; {who} plays {following.label} next, "
-        f"not {join_words([c.label for c in contracts])}.",
         rule="R2",
         field=field,
         contract=following.value,
@@ -107,11 +100,9 @@ def check_complex(
     alone = len(contracts) == 1 and contracts[0].is_trick_contract
     if not alone or rules.combination is not Combination.ALL_FOUR:
         return
-    who, king_name = _king_words(names, king)
+    king_name = _king_param(names, king)
     raise StateError.one(
         "contract_not_all_four",
-        "Under “all four at once” (R9.6) the four trick contracts are always played "
-        f"together in one deal, then Trix: {who} cannot announce {contracts[0].label} alone.",
         rule="R9.6",
         field=field,
         contract=contracts[0].value,
@@ -124,11 +115,9 @@ def check_redeal_contract(names: Sequence[str], king: int | None, contract: Cont
     """A claimed redeal (not a misdeal) exists only for King of Hearts and Trix (R8)."""
     if contract in (Contract.KING, Contract.TRIX):
         return
-    who, king_name = _king_words(names, king)
+    king_name = _king_param(names, king)
     raise IllegalError.one(
         "redeal_contract",
-        f"A redeal can only be claimed in King of Hearts or Trix; {who} announced "
-        f"{contract.label}.",
         rule="R8",
         field="contract",
         contract=contract.value,
@@ -140,15 +129,10 @@ def check_redeal_contract(names: Sequence[str], king: int | None, contract: Cont
 def check_closed_suit(rules: RuleSet, entry: RedealEntry) -> None:
     """A Trix deal dealt again for a closed suit, under R7's house rule only."""
     if rules.trix_closed_suit is not ClosedSuit.REPLAY:
-        message = (
-            "A Trix deal is dealt again for a closed suit only under the house rule "
-            "“closed suit replays” (R7)."
-        )
-        raise IllegalError.one("closed_suit_redeal", message, rule="R7", field="reason")
+        raise IllegalError.one("closed_suit_redeal", rule="R7", field="reason")
     if entry.kind != "redeal" or entry.contract not in (None, Contract.TRIX):
         raise IllegalError.one(
             "closed_suit_redeal",
-            "A closed suit voids a Trix deal: record it as a redeal of Trix (R7).",
             rule="R7",
             field="reason",
             variant="trix",
@@ -160,8 +144,6 @@ def labels(contracts: Iterable[Contract]) -> dict[str, Any]:
     return joined("and", (part(f"contract.{c.value}") for c in contracts))
 
 
-def _king_words(names: Sequence[str], king: int | None) -> tuple[str, str | dict[str, Any]]:
-    """The king in the English sentence, and as a message param."""
-    if king is None:
-        return "the king", part("word.the_king")
-    return names[king], names[king]
+def _king_param(names: Sequence[str], king: int | None) -> str | dict[str, Any]:
+    """The king as a message param: the name, or "the king" when no king is named."""
+    return part("word.the_king") if king is None else names[king]

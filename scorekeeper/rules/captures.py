@@ -127,14 +127,11 @@ def is_seat(value: object) -> bool:
 
 def _parse(data: object) -> Captures:
     if not isinstance(data, Mapping):
-        raise MalformedError.one(
-            "captures_shape", "“captures” must be an object.", rule="R11", field="captures"
-        )
+        raise MalformedError.one("captures_shape", rule="R11", field="captures")
     problems = ProblemList()
     for key in sorted(set(data) - set(_KNOWN), key=str):
         problems.add(
             "captures_unknown",
-            f"“{key}” is not a kind of capture; use " + ", ".join(_KNOWN) + ".",
             rule="R11",
             field=f"captures.{key}",
             name=str(key),
@@ -158,13 +155,10 @@ def _parse(data: object) -> Captures:
 def _capture(
     problems: ProblemList, raw: object, where: str, card: str, the: bool = False
 ) -> Capture | None:
-    what = f"the {card}" if the else card
     shown = part("word.the_card", card=card) if the else card
     if not isinstance(raw, Mapping) or "taker" not in raw:
         problems.add(
             "capture_shape",
-            f"Say who took {what}: an object with “taker” (a seat "
-            "0–3) and “doubled_by” (a seat or null).",
             rule="R11",
             field=where,
             card=card,
@@ -174,7 +168,6 @@ def _capture(
     for key in sorted(set(raw) - {"taker", "doubled_by"}, key=str):
         problems.add(
             "capture_unknown",
-            f"“{key}” is not part of a capture; use taker and doubled_by.",
             rule="R11",
             field=f"{where}.{key}",
             name=str(key),
@@ -184,7 +177,6 @@ def _capture(
     if not is_seat(taker):
         problems.add(
             "bad_seat",
-            f"The taker of {what} must be a seat 0–3, not {taker!r}.",
             rule="R1",
             field=f"{where}.taker",
             value=repr(taker),
@@ -196,7 +188,6 @@ def _capture(
     if doubled is not None and not is_seat(doubled):
         problems.add(
             "bad_seat",
-            f"Whoever doubled {what} must be a seat 0–3 or null, not {doubled!r}.",
             rule="R1",
             field=f"{where}.doubled_by",
             value=repr(doubled),
@@ -212,7 +203,6 @@ def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
     if not isinstance(raw, Mapping):
         problems.add(
             "queens_shape",
-            "“queens” must be an object with QS, QH, QD and QC.",
             rule="R4",
             field="captures.queens",
         )
@@ -226,7 +216,6 @@ def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
         if card is None or card not in QUEENS:
             problems.add(
                 "queens_key",
-                f"“{key}” is not a queen; use QS, QH, QD, QC.",
                 rule="R4",
                 field=f"captures.queens.{key}",
                 name=str(key),
@@ -235,7 +224,6 @@ def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
         if card.suit in found:
             problems.add(
                 "queen_twice",
-                f"{card.pretty} is given twice.",
                 rule="R11",
                 field=f"captures.queens.{card}",
                 card=card.pretty,
@@ -247,8 +235,6 @@ def _queens(problems: ProblemList, raw: object) -> tuple[Capture, ...] | None:
             queen = QUEENS[suit]
             problems.add(
                 "queen_missing",
-                f"Say who took the {queen.pretty}: each of the four "
-                "queens is taken by exactly one player.",
                 rule="R11",
                 field=f"captures.queens.{queen}",
                 card=queen.pretty,
@@ -265,11 +251,8 @@ def _counts(problems: ProblemList, raw: object, name: str) -> Seats4 | None:
         and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 13 for n in raw)
     ):
         return (raw[0], raw[1], raw[2], raw[3])
-    what = "diamonds" if name == "diamonds" else "tricks"
     problems.add(
         "counts_shape",
-        f"“{name}” must list the {what} each of the four players took, "
-        f"whole numbers from 0 to 13, not {raw!r}.",
         rule="R11",
         field=f"captures.{name}",
         name=name,
@@ -284,7 +267,6 @@ def _order(problems: ProblemList, raw: object) -> Seats4 | None:
         return (raw[0], raw[1], raw[2], raw[3])
     problems.add(
         "trix_order_shape",
-        f"“trix_order” must list the four seats, first out first, not {raw!r}.",
         rule="R7",
         field="captures.trix_order",
         value=repr(raw),

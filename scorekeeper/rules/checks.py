@@ -161,8 +161,6 @@ def parse_dealer(
         who = names or [f"seat {s}" for s in range(4)]
         raise IllegalError.one(
             "dealer_not_king",
-            f"Under these rules the king deals every deal (R2), so {who[king]} dealt, "
-            f"not {who[dealer]}.",
             rule="R2",
             field="dealer",
             king=king,

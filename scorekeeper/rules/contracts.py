@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 
 from scorekeeper.rules.errors import MalformedError
+from scorekeeper.rules.sentences import english
 
 
 class Contract(enum.Enum):
@@ -29,7 +30,8 @@ class Contract(enum.Enum):
 
     @property
     def label(self) -> str:
-        return _LABELS[self]
+        """The contract's name in English (its template ``contract.<value>``)."""
+        return english(f"contract.{self.value}", {})
 
     @property
     def is_trick_contract(self) -> bool:
@@ -43,19 +45,10 @@ class Contract(enum.Enum):
         names = ", ".join(f'"{c.value}"' for c in cls)
         raise MalformedError.one(
             "bad_contract",
-            f"“{text}” is not a contract; use one of {names}.",
             text=str(text),
             allowed=names,
         )
 
-
-_LABELS = {
-    Contract.KING: "King of Hearts",
-    Contract.QUEENS: "Queens",
-    Contract.DIAMONDS: "Diamonds",
-    Contract.COLLECTIONS: "Collections",
-    Contract.TRIX: "Trix",
-}
 
 TRICK_CONTRACTS: tuple[Contract, ...] = (
     Contract.KING,

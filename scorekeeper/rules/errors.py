@@ -3,21 +3,28 @@
 Every error carries one or more :class:`Problem` values: the rule number
 (``R11``), the field the problem concerns (``captures.diamonds``), a stable
 ``code`` with its ``params`` (so a web layer can translate it), and a plain
-English sentence a player at the table understands.
+English sentence a player at the table understands, rendered from the code's
+template in :mod:`scorekeeper.rules.sentences`.
 
->>> err = IllegalError.one("diamonds_sum", "Diamonds must add up to 13.", rule="R11",
-...                        field="captures.diamonds", total=12)
+>>> err = IllegalError.one("diamonds_sum", rule="R11", field="captures.diamonds",
+...                        total=12, listed=joined("comma", ["5", "7", "0", "0"]))
 >>> err.problems[0].as_dict()["rule"], str(err)
-('R11', 'Diamonds must add up to 13.')
+('R11', 'Diamonds must add up to 13; these add up to 12 (5, 7, 0, 0).')
 
 Messages as templates
 ---------------------
-The English ``message`` can be rebuilt from a template with ``params``, so the
-web layer can say it in another language (``scorekeeper.text.messages``). The rules:
+A call site never writes English: it gives the ``code``, the rule, the field
+and the ``params``, and the constructors (:meth:`RulesError.one`,
+:meth:`ProblemList.add`, :meth:`Problem.of`) fill in the template of
+:mod:`scorekeeper.rules.sentences` to make the ``message``; the web layer fills
+in the same template in another language (:mod:`scorekeeper.text.messages`).
+The rules:
 
 * The template's key is :attr:`Problem.key`: the ``code``, or
   ``code.variant`` when one code has several sentence shapes (``bad_seat.king``,
-  ``bad_seat.taker``); ``params["variant"]`` names the shape. Codes never change.
+  ``bad_seat.taker``); ``params["variant"]`` names the shape. Where the shape
+  depends on the data (a plural, a claim's ``you`` or ``claim`` wording), the call
+  site chooses the variant. Codes never change.
 * ``params`` holds every value the sentence shows, ready for display: names
   (``player="Sami"``, never a seat number the reader must look up), cards
   as people write them (``card="K♥"``), numbers as ints, raw JSON as
@@ -26,10 +33,12 @@ web layer can say it in another language (``scorekeeper.text.messages``). The ru
   :func:`part` (a sub-sentence with its own key and params: a contract's name,
   ``seat 2``, ``3 spades``) or a :func:`joined` list (``a, b and c``).
 
->>> p = Problem("bad_seat", "The king must be a seat 0–3, not 7.", "R1", "king",
-...             {"variant": "king", "value": "7"})
->>> p.key
-'bad_seat.king'
+A new code needs its template in :mod:`scorekeeper.rules.sentences` first: a
+key without one is a ``KeyError`` when the problem is made.
+
+>>> p = Problem.of("bad_seat", rule="R1", field="king", variant="king", value="7")
+>>> p.key, p.message
+('bad_seat.king', 'The king must be a seat 0–3, not 7.')
 >>> joined("and", [part("contract.king"), part("contract.trix")])["items"][1]
 {'part': 'contract.trix', 'params': {}}
 """
@@ -40,6 +49,20 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from scorekeeper.rules.sentences import english, joined, part
+
+__all__ = [
+    "IllegalError",
+    "MalformedError",
+    "Problem",
+    "ProblemList",
+    "RulesError",
+    "StateError",
+    "join_words",
+    "joined",
+    "part",
+]
 
 
 @dataclass(frozen=True)
@@ -59,26 +82,27 @@ class Problem:
     @property
     def key(self) -> str:
         """The message template's key: ``code``, or ``code.variant`` (see the module doc)."""
-        variant = self.params.get("variant")
-        return f"{self.code}.{variant}" if variant else self.code
+        return template_key(self.code, self.params)
+
+    @classmethod
+    def of(
+        cls, code: str, *, rule: str | None = None, field: str | None = None, **params: Any
+    ) -> Problem:
+        """The problem, its ``message`` rendered from the template of its key."""
+        return cls.from_params(code, rule, field, params)
+
+    @classmethod
+    def from_params(
+        cls, code: str, rule: str | None, field: str | None, params: dict[str, Any]
+    ) -> Problem:
+        """:meth:`of` with the params as one dict (any names, even ``rule`` or ``field``)."""
+        return cls(code, english(template_key(code, params), params), rule, field, params)
 
 
-def part(key: str, **params: Any) -> dict[str, Any]:
-    """A piece of a message with words in it, for a problem's ``params``.
-
-    It is rendered from its own template ``key`` with ``params``, in the
-    reader's language: ``part("seat", seat=2)`` is "seat 2".
-    """
-    return {"part": key, "params": params}
-
-
-def joined(how: str, items: Iterable[Any]) -> dict[str, Any]:
-    """Items (text or :func:`part` values) joined for a problem's ``params``.
-
-    ``how`` is ``"and"`` (``a, b and c``), ``"comma"`` (``a, b, c``) or
-    ``"plus"`` (``a + b``, for the contracts of a combination).
-    """
-    return {"join": how, "items": list(items)}
+def template_key(code: str, params: dict[str, Any]) -> str:
+    """``code``, or ``code.variant`` when ``params`` name a variant."""
+    variant = params.get("variant")
+    return f"{code}.{variant}" if variant else code
 
 
 class RulesError(Exception):
@@ -96,16 +120,10 @@ class RulesError(Exception):
 
     @classmethod
     def one(
-        cls,
-        code: str,
-        message: str,
-        *,
-        rule: str | None = None,
-        field: str | None = None,
-        **params: Any,
+        cls, code: str, *, rule: str | None = None, field: str | None = None, **params: Any
     ) -> RulesError:
-        """An error with a single problem."""
-        return cls([Problem(code, message, rule, field, params)])
+        """An error with a single problem, its message rendered from its template."""
+        return cls([Problem.of(code, rule=rule, field=field, **params)])
 
     def at(self, prefix: str) -> RulesError:
         """The same error with every field prefixed (``hands`` -> ``play.hands``)."""
@@ -137,15 +155,10 @@ class ProblemList:
         self.problems: list[Problem] = []
 
     def add(
-        self,
-        code: str,
-        message: str,
-        *,
-        rule: str | None = None,
-        field: str | None = None,
-        **params: Any,
+        self, code: str, *, rule: str | None = None, field: str | None = None, **params: Any
     ) -> None:
-        self.problems.append(Problem(code, message, rule, field, params))
+        """One more problem, its message rendered from its template."""
+        self.problems.append(Problem.of(code, rule=rule, field=field, **params))
 
     def extend(self, error: RulesError) -> None:
         self.problems.extend(error.problems)

@@ -40,7 +40,6 @@ from scorekeeper.rules.errors import (
     MalformedError,
     RulesError,
     StateError,
-    join_words,
     joined,
 )
 from scorekeeper.rules.game_end import Outcome, Standing, decide
@@ -391,7 +390,6 @@ class Game:
         if entry.king is not None and not is_seat(entry.king):
             raise MalformedError.one(
                 "bad_seat",
-                f"The king must be a seat 0–3, not {entry.king!r}.",
                 rule="R1",
                 field="king",
                 value=repr(entry.king),
@@ -443,8 +441,6 @@ class Game:
     def _king_needed(self) -> RulesError:
         return StateError.one(
             "seven_of_hearts_needed",
-            "Say who was dealt the 7♥: under the 7♥ rule that player is king of the new "
-            "kingdom, or the nearest player to the right who has not been king yet.",
             rule="R2",
             field="king",
             kingdom=len(self.kingdoms),
@@ -453,23 +449,17 @@ class Game:
     def _wrong_king(self, king: int, given: int) -> RulesError:
         name, other = self._name(king), self._name(given)
         params = {"king": king, "given": given, "king_name": name, "given_name": other}
-        if self.in_kingdoms:
-            message = f"{name} is king of this kingdom and deals it, not {other}."
-        else:
-            message = f"{name}, the first king, deals the extra deal, not {other}."
+        if not self.in_kingdoms:
             params["variant"] = "extra"
-        return StateError.one("not_the_king", message, rule="R2", field="king", **params)
+        return StateError.one("not_the_king", rule="R2", field="king", **params)
 
     def _game_over(self) -> RulesError:
         winner = self.winner
         assert winner is not None  # only a decided game refuses entries
         winners = [self._name(s) for s in (self.winning_team or (winner,))]
         total = next(s.total for s in self.standings if s.seat == winner)
-        verb = "won" if len(winners) == 1 else "won together"
         return StateError.one(
             "game_over",
-            f"The game is over; {join_words(winners)} {verb} with {total} points, so no more "
-            "deals can be recorded.",
             rule="R12",
             field=None,
             winner=self.winner,

@@ -172,7 +172,7 @@ def sum_scores(rows: Any) -> Seats4:
 def entry_from_dict(data: object) -> Entry:
     """Parse a stored or posted log entry; one with a ``kind`` is a redeal."""
     if not isinstance(data, Mapping):
-        raise MalformedError.one("entry_shape", "A deal must be a JSON object.", field="deal")
+        raise MalformedError.one("entry_shape", field="deal")
     if "kind" in data:
         return _redeal_from_dict(data)
     return _deal_from_dict(data)
@@ -192,7 +192,6 @@ def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
     if kind not in ("redeal", "misdeal"):
         raise MalformedError.one(
             "redeal_kind",
-            f'A redeal\'s “kind” must be "redeal" or "misdeal", not {kind!r}.',
             rule="R8",
             field="kind",
             value=repr(kind),
@@ -200,13 +199,12 @@ def _redeal_from_dict(data: Mapping[str, Any]) -> RedealEntry:
     contract = data.get("contract")
     note = data.get("note", "")
     if not isinstance(note, str):
-        raise MalformedError.one("note_shape", "A note must be text.", rule="R8", field="note")
+        raise MalformedError.one("note_shape", rule="R8", field="note")
     parsed = None if contract is None else Contract.parse(contract)
     reason = data.get("reason")
     if reason not in (None, "closed_suit"):
         raise MalformedError.one(
             "redeal_reason",
-            f'A redeal\'s “reason” must be "closed_suit" or absent, not {reason!r}.',
             rule="R7",
             field="reason",
             value=repr(reason),
@@ -220,8 +218,6 @@ def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:
         count = 1 if isinstance(names, str) else len(names)
         raise IllegalError.one(
             "players_count",
-            f"Trex is played by exactly 4 players; {count} "
-            f"name{'s were' if count != 1 else ' was'} given.",
             rule="R1",
             field="players",
             count=count,
@@ -230,7 +226,6 @@ def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:
         if not isinstance(name, str) or not name.strip():
             raise MalformedError.one(
                 "player_name",
-                f"Player {seat + 1} needs a name.",
                 rule="R1",
                 field=f"players.{seat}",
                 seat=seat,
@@ -241,7 +236,6 @@ def check_players(names: Sequence[str]) -> tuple[str, str, str, str]:
         if name.casefold() in [n.casefold() for n in cleaned[:seat]]:
             raise IllegalError.one(
                 "player_name_twice",
-                f"Two players are called {name}; give each player a different name.",
                 rule="R1",
                 field=f"players.{seat}",
                 seat=seat,
@@ -255,7 +249,6 @@ def check_first_king(rules: RuleSet, first_king: int, names: Sequence[str]) -> N
     if not is_seat(first_king):
         raise MalformedError.one(
             "bad_seat",
-            f"The first king must be a seat 0–3, not {first_king!r}.",
             rule="R2",
             field="first_king",
             value=repr(first_king),
@@ -265,8 +258,6 @@ def check_first_king(rules: RuleSet, first_king: int, names: Sequence[str]) -> N
     if rules.kingdom_order is KingdomOrder.CUSTOM and order is not None and order[0] != first_king:
         raise IllegalError.one(
             "first_king_not_in_order",
-            f"The agreed kingdom order starts with {names[order[0]]}, so {names[order[0]]} is "
-            f"the first king, not {names[first_king]}.",
             rule="R2",
             field="first_king",
             king_order=list(order),
@@ -281,7 +272,6 @@ def check_redeal_shape(entry: RedealEntry) -> None:
     if entry.kind not in ("redeal", "misdeal"):
         raise MalformedError.one(
             "redeal_kind",
-            f'A redeal\'s kind must be "redeal" or "misdeal", not {entry.kind!r}.',
             rule="R8",
             field="kind",
             value=repr(entry.kind),
@@ -290,7 +280,6 @@ def check_redeal_shape(entry: RedealEntry) -> None:
     if entry.seat is not None and not is_seat(entry.seat):
         raise MalformedError.one(
             "bad_seat",
-            f"The player asking for a redeal must be a seat 0–3, not {entry.seat!r}.",
             rule="R1",
             field="seat",
             value=repr(entry.seat),

@@ -80,7 +80,6 @@ def _hand_of_thirteen(hand: Sequence[Card]) -> int:
         names = " ".join(c.pretty for c in twice)
         raise MalformedError.one(
             "hand_card_twice",
-            f"A hand cannot hold the same card twice ({names}).",
             rule="R1",
             field="hand",
             cards=[str(c) for c in twice],
@@ -88,7 +87,6 @@ def _hand_of_thirteen(hand: Sequence[Card]) -> int:
         )
     raise MalformedError.one(
         "hand_size",
-        f"A hand has 13 cards; this one has {len(hand)}.",
         rule="R1",
         field="hand",
         count=len(hand),
@@ -162,8 +160,6 @@ may be; record the deal as it is played (or undo the last redeal).
         return
     raise StateError.one(
         "too_many_redeals",
-        f"Deal {deal_number} was dealt again {in_a_row} times, the most one deal may be; "
-        "record the deal as it is played (or undo the last redeal).",
         rule="R8",
         field="kind",
         n=deal_number,

@@ -183,7 +183,6 @@ def _enum_field(problems: ProblemList, name: str, raw: object, kind: type[_E]) -
     allowed = ", ".join(f'"{m.value}"' for m in kind)
     problems.add(
         "rules_bad_value",
-        f"The house rule “{name}” cannot be {raw!r}; use one of {allowed}.",
         rule="R9",
         field=f"rules.{name}",
         name=name,
@@ -198,7 +197,6 @@ def _bool_field(problems: ProblemList, name: str, raw: object) -> bool | None:
         return raw
     problems.add(
         "rules_not_bool",
-        f"The house rule “{name}” must be true or false, not {raw!r}.",
         rule="R9",
         field=f"rules.{name}",
         name=name,
@@ -215,7 +213,6 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
     if not isinstance(raw, Mapping):
         problems.add(
             "rules_values_shape",
-            "“values” must be an object of point values.",
             rule="R9.7",
             field="rules.values",
         )
@@ -224,7 +221,6 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
     for key in sorted(set(raw) - known):
         problems.add(
             "rules_unknown_value",
-            f"“{key}” is not a point value; use king, queen, diamond, trick or trix.",
             rule="R9.7",
             field=f"rules.values.{key}",
             name=key,
@@ -236,7 +232,6 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
         if not _is_int(value) or not 0 <= value <= 10_000:
             problems.add(
                 "rules_value_range",
-                f"The value of a {key} must be a whole number from 0 to 10000, not {value!r}.",
                 rule="R9.7",
                 field=f"rules.values.{key}",
                 name=key,
@@ -253,7 +248,6 @@ def _parse_values(problems: ProblemList, raw: object) -> Values | None:
     ):
         problems.add(
             "rules_trix_values",
-            f"The Trix values must be four whole numbers, 1st to 4th place, not {trix!r}.",
             rule="R9.7",
             field="rules.values.trix",
             value=repr(trix),
@@ -271,7 +265,6 @@ def _parse_king_order(problems: ProblemList, raw: object) -> tuple[int, int, int
         return (raw[0], raw[1], raw[2], raw[3])
     problems.add(
         "rules_king_order",
-        f"“king_order” must list the four seats 0–3 once each, not {raw!r}.",
         rule="R2",
         field="rules.king_order",
         value=repr(raw),
@@ -288,8 +281,6 @@ def _parse_contract_order(problems: ProblemList, raw: object) -> tuple[Contract,
     allowed = ", ".join(f'"{name}"' for name in names)
     problems.add(
         "rules_contract_order",
-        f"“contract_order” must list the five contracts once each ({allowed}) in the agreed "
-        f"order, or be null; not {raw!r}.",
         rule="R2",
         field="rules.contract_order",
         value=repr(raw),
@@ -305,7 +296,6 @@ def _parse_first_dealer(problems: ProblemList, raw: object) -> int | None:
         return raw
     problems.add(
         "rules_first_dealer",
-        f"“first_dealer” must be the seat 0–3 of the player who deals first, not {raw!r}.",
         rule="R2",
         field="rules.first_dealer",
         value=repr(raw),
@@ -340,15 +330,12 @@ def _parse_ruleset(data: object) -> RuleSet:
     if data is None:
         return RuleSet()
     if not isinstance(data, Mapping):
-        raise MalformedError.one(
-            "rules_shape", "The rule set must be a JSON object.", rule="R9", field="rules"
-        )
+        raise MalformedError.one("rules_shape", rule="R9", field="rules")
     problems = ProblemList()
     known = {f.name for f in fields(RuleSet)}
     for key in sorted(set(data) - known, key=str):
         problems.add(
             "rules_unknown_field",
-            f"“{key}” is not a house rule this app knows.",
             rule="R9",
             field=f"rules.{key}",
             name=str(key),
@@ -370,8 +357,6 @@ def _parse_ruleset(data: object) -> RuleSet:
         else:
             problems.add(
                 "rules_rounds",
-                f"“rounds” must be 1 (two team kingdoms) or 2 (twice round), not "
-                f"{data['rounds']!r}.",
                 rule="R9.5",
                 field="rules.rounds",
                 value=repr(data["rounds"]),
@@ -386,7 +371,6 @@ def _parse_ruleset(data: object) -> RuleSet:
         else:
             problems.add(
                 "rules_kingdoms",
-                f"“kingdoms” must be 4 (full game) or 1 (short game), not {data['kingdoms']!r}.",
                 rule="R2",
                 field="rules.kingdoms",
                 value=repr(data["kingdoms"]),

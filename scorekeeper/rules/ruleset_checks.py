@@ -47,16 +47,12 @@ def check_coherence(rules: Switches, problems: ProblemList) -> None:
     if custom and rules.king_order is None:
         problems.add(
             "rules_king_order_missing",
-            "A custom kingdom order needs “king_order”: the "
-            "four seats in the order they will be king.",
             rule="R2",
             field="rules.king_order",
         )
     if rules.contract_order is not None and rules.combination is not Combination.OFF:
         problems.add(
             "rules_contract_order_combination",
-            "A fixed contract order plays the five contracts one by one (R2), so it cannot go "
-            'with combinations (R9.6); set “combination” to "off" or remove the order.',
             rule="R2",
             field="rules.contract_order",
         )
@@ -65,8 +61,6 @@ def check_coherence(rules: Switches, problems: ProblemList) -> None:
     if not custom and rules.king_order is not None:
         problems.add(
             "rules_king_order_unused",
-            "“king_order” is only used with the custom "
-            'kingdom order; set “kingdom_order” to "custom" or remove it.',
             rule="R2",
             field="rules.king_order",
         )
@@ -76,8 +70,6 @@ def _check_dealer(rules: Switches, problems: ProblemList) -> None:
     if rules.dealer is not Dealer.KING and rules.first_dealer is None:
         problems.add(
             "rules_first_dealer_missing",
-            f'The dealer rule "{rules.dealer.value}" needs “first_dealer”: the seat of the '
-            "player who deals the first deal (R2).",
             rule="R2",
             field="rules.first_dealer",
             dealer=rules.dealer.value,
@@ -85,8 +77,6 @@ def _check_dealer(rules: Switches, problems: ProblemList) -> None:
     if rules.dealer is Dealer.KING and rules.first_dealer is not None:
         problems.add(
             "rules_first_dealer_unused",
-            "“first_dealer” is only used when the dealer is not the king; set “dealer” to "
-            '"first_any" or "rotates", or remove it (R2).',
             rule="R2",
             field="rules.first_dealer",
         )
@@ -98,8 +88,6 @@ def _check_team_kingdoms(rules: Switches, problems: ProblemList) -> None:
         if rules.rounds != 1:
             problems.add(
                 "rules_rounds",
-                "“rounds” counts rounds of team kingdoms; set “team_kingdoms” to true or "
-                "remove it.",
                 rule="R9.5",
                 field="rules.rounds",
                 variant="unused",
@@ -108,23 +96,18 @@ def _check_team_kingdoms(rules: Switches, problems: ProblemList) -> None:
     if not rules.partnership:
         problems.add(
             "rules_team_kingdoms",
-            "Team kingdoms need partnerships: set “partnership” to true.",
             variant="partnership",
             **where,
         )
     if rules.kingdom_order is not KingdomOrder.RIGHT:
         problems.add(
             "rules_team_kingdoms",
-            "Under team kingdoms the kingdom passes to the other team, to the player on the "
-            'king\'s right; set “kingdom_order” to "right".',
             variant="order",
             **where,
         )
     if rules.kingdoms != 4:
         problems.add(
             "rules_team_kingdoms",
-            "Under team kingdoms the length of the game is set by “rounds” (1: two kingdoms, "
-            "2: four); remove “kingdoms”.",
             variant="short",
             **where,
         )

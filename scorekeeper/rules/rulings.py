@@ -73,20 +73,9 @@ class Violation:
         }
 
 
-def you_message(code: str, hand: int, trick: Sequence[int], plan: Plan) -> str:
-    if code == MUST_FOLLOW:
-        suit = trick[0] // 13
-        return f"You must follow suit: you hold {_count(hand & SUIT_MASKS[suit], suit)}."
-    if code == NO_HEART_LEAD:
-        return "You may not lead a heart while you hold a card of another suit."
-    if code == BROKEN_HEARTS:
-        return "You may not lead a heart until a heart has been discarded on another suit."
-    held = _card_list(hand & plan.penalty)
-    return f"You cannot follow suit, so you must discard a penalty card: you hold {held}."
-
-
 def you_params(code: str, hand: int, trick: Sequence[int], plan: Plan) -> dict[str, Any]:
-    """The params of :func:`you_message`'s sentence, whose template key is ``<code>.you``."""
+    """The params of the sentence telling the player why not, whose template key is
+    ``<code>.you`` ("You must follow suit: you hold 3 spades.")."""
     params: dict[str, Any] = {"variant": "you"}
     if code == MUST_FOLLOW:
         suit = trick[0] // 13

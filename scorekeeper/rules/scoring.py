@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from scorekeeper.rules.captures import Capture, Captures
-from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract, canonical, describe
+from scorekeeper.rules.contracts import TRICK_CONTRACTS, Contract, canonical
 from scorekeeper.rules.errors import IllegalError, ProblemList, joined, part
 from scorekeeper.rules.ruleset import Combination, RuleSet, SelfCapture, Values
 from scorekeeper.rules.validation import seat_name, validate_captures
@@ -51,14 +51,11 @@ this deal names 2 (King of Hearts + Queens).
     problems = ProblemList()
     chosen = canonical(list(contracts))
     if not contracts:
-        problems.add(
-            "contracts_empty", "Choose the contract of this deal.", rule="R2", field="contracts"
-        )
+        problems.add("contracts_empty", rule="R2", field="contracts")
     for contract in chosen:
         if list(contracts).count(contract) > 1:
             problems.add(
                 "contract_repeated",
-                f"{contract.label} is named twice; a deal plays each contract once.",
                 rule="R2",
                 field="contracts",
                 contract=contract.value,
@@ -71,14 +68,11 @@ this deal names 2 (King of Hearts + Queens).
 
 
 def _check_combination(problems: ProblemList, rules: RuleSet, chosen: tuple[Contract, ...]) -> None:
-    names = describe(chosen)
     params: dict[str, Any] = {"contracts": [c.value for c in chosen], "count": len(chosen)}
     params["names"] = joined("plus", (part(f"contract.{c.value}") for c in chosen))
     if rules.combination is Combination.OFF:
         problems.add(
             "combination_off",
-            "Only one contract per deal under these house rules; "
-            f"this deal names {len(chosen)} ({names}).",
             rule="R9.6",
             field="contracts",
             **params,
@@ -86,7 +80,6 @@ def _check_combination(problems: ProblemList, rules: RuleSet, chosen: tuple[Cont
     elif Contract.TRIX in chosen:
         problems.add(
             "combination_with_trix",
-            f"Trix is always played on its own, never combined with other contracts ({names}).",
             rule="R9.6",
             field="contracts",
             **params,
@@ -94,8 +87,6 @@ def _check_combination(problems: ProblemList, rules: RuleSet, chosen: tuple[Cont
     elif rules.combination is Combination.ALL_FOUR and chosen != TRICK_CONTRACTS:
         problems.add(
             "combination_not_all_four",
-            "Under these house rules a combination must be "
-            f"all four trick contracts at once, not {names}.",
             rule="R9.6",
             field="contracts",
             **params,

@@ -292,7 +292,6 @@ def _check_shape(tricks: Sequence[Sequence[int]]) -> None:
     if len(tricks) > 13:
         raise MalformedError.one(
             "too_many_tricks",
-            f"A deal has 13 tricks; this record has {len(tricks)}.",
             rule="R10",
             field="tricks",
             count=len(tricks),
@@ -303,19 +302,15 @@ def _check_shape(tricks: Sequence[Sequence[int]]) -> None:
         if n == 4:
             continue
         if n == 0:
-            _shape_error(t, "empty_trick", f"Trick {t + 1} has no cards.")
+            _shape_error(t, "empty_trick")
         if n > 4:
-            _shape_error(t, "trick_too_long", f"Trick {t + 1} has {n} cards; a trick has 4.", n)
+            _shape_error(t, "trick_too_long", n)
         if t != last:
-            _shape_error(
-                t, "trick_incomplete", f"Trick {t + 1} has only {n} cards but is not the last.", n
-            )
+            _shape_error(t, "trick_incomplete", n)
 
 
-def _shape_error(t: int, code: str, message: str, count: int = 0) -> None:
-    raise MalformedError.one(
-        code, message, rule="R10", field=f"tricks.{t}", trick=t + 1, count=count
-    )
+def _shape_error(t: int, code: str, count: int = 0) -> None:
+    raise MalformedError.one(code, rule="R10", field=f"tricks.{t}", trick=t + 1, count=count)
 
 
 def _not_held(tricks: Sequence[Sequence[int]], t: int, seat: int, card: int) -> None:
@@ -324,7 +319,6 @@ def _not_held(tricks: Sequence[Sequence[int]], t: int, seat: int, card: int) -> 
         if card in tricks[earlier] and (earlier < t or list(tricks[t]).count(card) > 1):
             raise MalformedError.one(
                 "card_twice",
-                f"{pretty} is played twice: in trick {earlier + 1} and again in trick {t + 1}.",
                 rule="R1",
                 field=f"tricks.{t}",
                 card=pretty,
@@ -333,7 +327,6 @@ def _not_held(tricks: Sequence[Sequence[int]], t: int, seat: int, card: int) -> 
             )
     raise MalformedError.one(
         "card_not_held",
-        f"In trick {t + 1}, seat {seat} plays {pretty}, a card not in that player's hand.",
         rule="R1",
         field=f"tricks.{t}",
         card=pretty,
@@ -353,31 +346,23 @@ def _check_hands(hands: Sequence[int]) -> tuple[int, int, int, int]:
 
 def _bad_hands(hands: Sequence[int]) -> MalformedError:
     if len(hands) != 4:
-        return _hands_error(
-            "hands_count",
-            f"Give the hands of all four players, not {len(hands)}.",
-            "hands",
-            count=len(hands),
-        )
+        return _hands_error("hands_count", "hands", count=len(hands))
     for seat, hand in enumerate(hands):
         if hand.bit_count() != 13 or hand & ~FULL_DECK:
             n = hand.bit_count()
-            message = f"Seat {seat}'s hand has {n} cards; each player is dealt 13."
-            return _hands_error("hand_size", message, f"hands.{seat}", seat=seat, count=n)
+            return _hands_error("hand_size", f"hands.{seat}", seat=seat, count=n)
     for seat in range(1, 4):
         for other in range(seat):
             common = hands[seat] & hands[other]
             if common:
                 card = ALL_CARDS[next(indices_of(common))]
-                message = f"{card.pretty} is in both seat {other}'s and seat {seat}'s hands."
-                field = f"hands.{seat}"
                 params = {"seat": seat, "other": other, "card": card.pretty}
-                return _hands_error("hands_overlap", message, field, **params)
+                return _hands_error("hands_overlap", f"hands.{seat}", **params)
     raise AssertionError("unreachable: 4 disjoint hands of 13 cover the pack")
 
 
-def _hands_error(code: str, message: str, field: str, **params: object) -> MalformedError:
-    error = MalformedError.one(code, message, rule="R1", field=field, **params)
+def _hands_error(code: str, field: str, **params: object) -> MalformedError:
+    error = MalformedError.one(code, rule="R1", field=field, **params)
     assert isinstance(error, MalformedError)
     return error
 
@@ -386,8 +371,6 @@ def _derive_hands(tricks: Sequence[Sequence[int]], leader: int) -> tuple[int, in
     if len(tricks) != 13 or len(tricks[-1]) != 4:
         raise MalformedError.one(
             "record_incomplete",
-            f"Without the hands every card must be played, but only {_count(tricks)} of 52 "
-            "were; give the four hands to check an unfinished deal.",
             rule="R10",
             field="tricks",
             played=_count(tricks),

@@ -41,7 +41,6 @@ from scorekeeper.rules.rulings import (
     ruled_captures,
     trick_counts,
     violation_of,
-    you_message,
     you_params,
 )
 from scorekeeper.rules.trickplay import (
@@ -146,14 +145,13 @@ def illegal_reason(
     pretty = ALL_CARDS[card].pretty
     if not hand >> card & 1:
         params = {"card": pretty, "variant": "you"}
-        return Problem("card_not_held", f"You do not hold {pretty}.", "R1", None, params)
+        return Problem.of("card_not_held", rule="R1", **params)
     code = fault_code(plan_for(rules, contracts), hand, trick, hearts_broken, card)
     if code is None:
         return None
     plan = plan_for(rules, contracts)
-    message = you_message(code, hand, trick, plan)
     params = {"card": pretty, **you_params(code, hand, trick, plan)}
-    return Problem(code, message, RULE_OF[code], None, params)
+    return Problem.of(code, rule=RULE_OF[code], **params)
 
 
 def replay_tricks(
@@ -213,15 +211,12 @@ def _check_setup(
     if not contracts or not all(c.is_trick_contract for c in contracts):
         raise MalformedError.one(
             "not_trick_contracts",
-            "A trick record needs one or more trick contracts (King of Hearts, Queens, "
-            "Diamonds, Collections); Trix is checked from its plays.",
             rule="R10",
             field="contracts",
         )
     if not (isinstance(king, int) and 0 <= king <= 3) or isinstance(king, bool):
         raise MalformedError.one(
             "bad_seat",
-            f"The king must be a seat 0–3, not {king!r}.",
             rule="R1",
             field="king",
             value=repr(king),
@@ -236,27 +231,20 @@ def _check_doubled(
 ) -> None:
     field = f"doubled.{i}"
     if not rules.doubling:
-        message = f"Doubling is off in this game's rules, so {card.pretty} cannot be doubled."
         raise MalformedError.one(
-            "doubling_off", message, rule="R9.1", field=field, card=card.pretty, variant="doubled"
+            "doubling_off", rule="R9.1", field=field, card=card.pretty, variant="doubled"
         )
     king_ok = card == KING_OF_HEARTS and Contract.KING in contracts
     queen_ok = card.rank == Rank.QUEEN and Contract.QUEENS in contracts
     if not (king_ok or queen_ok):
-        message = (
-            f"{card.pretty} cannot be doubled in this deal: only the K♥ in King of Hearts "
-            "and the queens in Queens can be."
-        )
         raise MalformedError.one(
             "not_doubleable",
-            message,
             rule="R3" if card == KING_OF_HEARTS else "R4",
             field=field,
             card=card.pretty,
         )
     if card in doubled[:i]:
-        message = f"{card.pretty} is listed twice among the doubled cards."
-        raise MalformedError.one("doubled_twice", message, rule="R3", field=field, card=card.pretty)
+        raise MalformedError.one("doubled_twice", rule="R3", field=field, card=card.pretty)
 
 
 def _hand_mask(seat: int, hand: Sequence[Card]) -> int:
@@ -272,10 +260,8 @@ def _hand_mask(seat: int, hand: Sequence[Card]) -> int:
 def _repeat_in_hand(seat: int, hand: Sequence[Card]) -> None:
     for i, card in enumerate(hand):
         if card in hand[:i]:
-            message = f"{card.pretty} is given twice in seat {seat}'s hand."
             raise MalformedError.one(
                 "card_twice_in_hand",
-                message,
                 rule="R1",
                 field=f"hands.{seat}",
                 card=card.pretty,

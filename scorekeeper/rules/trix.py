@@ -33,6 +33,7 @@ from scorekeeper.rules.errors import (
     part,
 )
 from scorekeeper.rules.ruleset import ClosedSuit, RuleSet, Starter, TrixRevoke
+from scorekeeper.rules.sentences import english
 
 JACKS = sum(Card(s, Rank.JACK).bit for s in Suit)
 """The four Jacks: each opens its row (R7)."""
@@ -78,8 +79,6 @@ class Layout:
         if not isinstance(data, Mapping):
             raise MalformedError.one(
                 "layout_shape",
-                "The layout must give each opened row's low "
-                'and high end, like {"S": ["8S", "QS"]}.',
                 rule="R7",
                 field="layout",
             )
@@ -87,9 +86,8 @@ class Layout:
         for key, value in data.items():
             run = _parse_row(problems, key, value)
             if run & played:
-                message = f"The layout gives the row “{key}” twice."
                 where = f"layout.{key}"
-                problems.add("layout_row_twice", message, rule="R7", field=where, name=str(key))
+                problems.add("layout_row_twice", rule="R7", field=where, name=str(key))
             played |= run
         problems.raise_if_any(MalformedError)
         return cls(played)
@@ -112,16 +110,12 @@ class Layout:
         return tuple(out)
 
     def describe_row(self, suit: Suit) -> str:
-        """The row in words: ``the spade row runs 8♠–Q♠``."""
-        row = self.rows()[suit]
-        name = f"the {_SUIT_WORDS[suit]} row"
-        if row is None:
-            return f"{name} is not opened yet (only the {Card(suit, Rank.JACK).pretty} opens it)"
-        low, high = Card(suit, row[0]).pretty, Card(suit, row[1]).pretty
-        return f"{name} holds only the {low}" if low == high else f"{name} runs {low}–{high}"
+        """The row in English words: ``the spade row runs 8♠–Q♠`` (:meth:`row_part`)."""
+        row = self.row_part(suit)
+        return english(row["part"], row["params"])
 
     def row_part(self, suit: Suit) -> dict[str, Any]:
-        """:meth:`describe_row` as a message part (see :mod:`.errors`)."""
+        """The row as a message part (see :mod:`.errors`)."""
         row = self.rows()[suit]
         name = part(f"word.{_SUIT_WORDS[suit]}_row")
         if row is None:
@@ -151,15 +145,13 @@ def _parse_row(problems: ProblemList, key: object, value: object) -> int:
         return 0
     word = _SUIT_WORDS[suit]
     if len(ends) != 2 or any(c.suit != suit for c in ends):
-        message = f"Give the {word} row as its low and high end, two {word}s, not {value!r}."
         params = {"value": repr(value), "variant": word}
-        problems.add("layout_row_shape", message, rule="R7", field=where, **params)
+        problems.add("layout_row_shape", rule="R7", field=where, **params)
         return 0
     low, high = ends[0].rank, ends[1].rank
     if not low <= Rank.JACK <= high:
-        message = f"A row grows from its Jack: the {word} row cannot run {ends[0]}–{ends[1]}."
         params = {"low": str(ends[0]), "high": str(ends[1]), "variant": word}
-        problems.add("layout_row_without_jack", message, rule="R7", field=where, **params)
+        problems.add("layout_row_without_jack", rule="R7", field=where, **params)
         return 0
     return ((1 << (high - low + 1)) - 1) << (13 * suit + low - 2)
 
@@ -174,9 +166,8 @@ def play(layout: Layout, card_index: int) -> Layout:
     bit = 1 << card_index
     if not frontier(layout.played) & bit:
         card = ALL_CARDS[card_index]
-        message = f"The {card.pretty} cannot be laid: {layout.describe_row(card.suit)}."
         row = layout.row_part(card.suit)
-        raise IllegalError.one("card_not_placeable", message, rule="R7", card=card.pretty, row=row)
+        raise IllegalError.one("card_not_placeable", rule="R7", card=card.pretty, row=row)
     return Layout(layout.played | bit)
 
 
@@ -421,9 +412,8 @@ def _person(who: Names, seat: int, start: bool = False) -> str | dict[str, Any]:
 def _check_hands(hands: Sequence[Sequence[Card]], who: Names) -> Hands4:
     """Four hands of 13 cards, no card twice (R1)."""
     if len(hands) != 4:
-        message = f"Give four hands, one per seat, not {len(hands)}."
         params = {"count": len(hands), "variant": "trix"}
-        raise MalformedError.one("hands_count", message, rule="R1", field="hands", **params)
+        raise MalformedError.one("hands_count", rule="R1", field="hands", **params)
     masks = [_mask(hand) for hand in hands]
     if (
         all(len(h) == 13 for h in hands)
@@ -434,15 +424,13 @@ def _check_hands(hands: Sequence[Sequence[Card]], who: Names) -> Hands4:
     for seat, (hand, mask) in enumerate(zip(hands, masks, strict=True)):
         where = f"hands.{seat}"
         if len(hand) != 13 or mask.bit_count() != 13:
-            message = f"{_cap(who[seat])} must be dealt 13 different cards, not {len(hand)} cards."
             params = {"count": len(hand), "player": _person(who, seat, True), "variant": "player"}
-            problems.add("hand_size", message, rule="R1", field=where, **params)
+            problems.add("hand_size", rule="R1", field=where, **params)
         for other in range(seat):
             for card in cards_of(mask & masks[other]):
-                message = f"The {card.pretty} is in both {who[other]}'s and {who[seat]}'s hands."
                 params = {"card": card.pretty, "player": _person(who, seat)}
                 params["other"] = _person(who, other)
-                problems.add("card_in_two_hands", message, rule="R1", field=where, **params)
+                problems.add("card_in_two_hands", rule="R1", field=where, **params)
     problems.raise_if_any(MalformedError)
     return _four(masks)
 
@@ -474,31 +462,27 @@ def _dealt(first: int, plays: Sequence[Card | None], who: Names) -> Hands4:
         while counts[seat] == 13:
             seat = (seat + 1) & 3
     if len(order) < 3:
-        message = "Without the hands the record must run to the end of the deal (three players "
-        message += f"out); here {len(order)} went out."
         params = {"count": len(order), "variant": "trix"}
-        raise MalformedError.one("record_incomplete", message, rule="R7", field="hands", **params)
+        raise MalformedError.one("record_incomplete", rule="R7", field="hands", **params)
     held[counts.index(min(counts))] |= FULL_DECK & ~seen  # the last player held the rest
     return _four(held)
 
 
-def _malformed(code: str, message: str, turn: int, **params: object) -> MalformedError:
+def _malformed(code: str, turn: int, **params: object) -> MalformedError:
     """An impossible record, pointing at ``plays.<turn>``."""
     params = {"turn": turn, "turn_number": turn + 1, **params}
-    return MalformedError([Problem(code, message, "R7", f"plays.{turn}", params)])
+    return MalformedError([Problem.of(code, rule="R7", field=f"plays.{turn}", **params)])
 
 
 def _after_end(turn: int, order: Sequence[int], who: Names) -> MalformedError:
-    message = f"Turn {turn + 1} comes after the deal ended: {_listing(order, who)} were out."
     out = joined("and", (_person(who, s) for s in order))
-    return _malformed("play_after_end", message, turn, out=out)
+    return _malformed("play_after_end", turn, out=out)
 
 
 def _twice(turn: int, card: Card, plays: Sequence[Card | None]) -> MalformedError:
     before = next(t for t, c in enumerate(plays) if c == card)
-    message = f"On turn {turn + 1} the {card.pretty} is played again; it was played on turn "
     params = {"card": card.pretty, "first": before + 1, "variant": "trix"}
-    return _malformed("card_twice", message + f"{before + 1}.", turn, **params)
+    return _malformed("card_twice", turn, **params)
 
 
 def _impossible(
@@ -508,14 +492,11 @@ def _impossible(
     if played & card.bit:
         return _twice(turn, card, plays)
     who = run.who
-    said = f"On turn {turn + 1}, {who[seat]} plays the {card.pretty}"
     if not run.hands[seat] & card.bit:
         holder = next(s for s in range(4) if run.hands[s] & card.bit)
-        message = f"{said}, but {who[holder]} holds it."
         params = {"card": card.pretty, "seat": seat, "player": _person(who, seat)}
         params |= {"holder": _person(who, holder), "variant": "trix"}
-        return _malformed("card_not_held", message, turn, **params)
-    message = f"{said}, which cannot be laid: {Layout(played).describe_row(card.suit)}."
+        return _malformed("card_not_held", turn, **params)
     params = {"card": card.pretty, "seat": seat, "player": _person(who, seat)}
     params |= {"row": Layout(played).row_part(card.suit), "variant": "turn"}
-    return _malformed("card_not_placeable", message, turn, **params)
+    return _malformed("card_not_placeable", turn, **params)

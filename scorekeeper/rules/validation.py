@@ -20,7 +20,7 @@ from typing import Any
 from scorekeeper.rules.captures import SEATS, Capture, Captures, needed_fields
 from scorekeeper.rules.cards import KING_OF_HEARTS, QUEENS, Suit
 from scorekeeper.rules.contracts import Contract
-from scorekeeper.rules.errors import IllegalError, ProblemList, join_words, joined, part
+from scorekeeper.rules.errors import IllegalError, ProblemList, joined, part
 from scorekeeper.rules.ruleset import RuleSet
 
 __all__ = ["validate_captures", "seat_name", "seat_param"]
@@ -32,9 +32,11 @@ def seat_name(names: Sequence[str] | None, seat: int) -> str:
     >>> seat_name(["Rana", "Sami", "Omar", "Lina"], 2), seat_name(None, 2)
     ('Omar', 'seat 2')
     """
-    if names is not None and 0 <= seat < len(names) and names[seat]:
-        return names[seat]
-    return f"seat {seat}"
+    return names[seat] if names is not None and _named(names, seat) else f"seat {seat}"
+
+
+def _named(names: Sequence[str] | None, seat: int) -> bool:
+    return names is not None and 0 <= seat < len(names) and bool(names[seat])
 
 
 def seat_param(names: Sequence[str] | None, seat: int) -> str | dict[str, Any]:
@@ -43,8 +45,9 @@ def seat_param(names: Sequence[str] | None, seat: int) -> str | dict[str, Any]:
     >>> seat_param(["Rana", "Sami", "Omar", "Lina"], 2), seat_param(None, 2)
     ('Omar', {'part': 'word.seat', 'params': {'seat': 2}})
     """
-    name = seat_name(names, seat)
-    return part("word.seat", seat=seat) if name == f"seat {seat}" else name
+    return (
+        names[seat] if names is not None and _named(names, seat) else part("word.seat", seat=seat)
+    )
 
 
 def validate_captures(
@@ -70,9 +73,9 @@ def validate_captures(
     problems = ProblemList()
     _check_missing(problems, chosen, captures)
     if Contract.DIAMONDS in chosen and captures.diamonds is not None:
-        _check_sum(problems, captures.diamonds, "diamonds", "Diamonds", names)
+        _check_sum(problems, captures.diamonds, "diamonds", names)
     if chosen & _TRICK_SET and captures.tricks is not None:
-        _check_sum(problems, captures.tricks, "tricks", "Tricks", names)
+        _check_sum(problems, captures.tricks, "tricks", names)
         _check_tricks_hold_cards(problems, chosen, captures, captures.tricks, names)
     if Contract.TRIX in chosen and captures.trix_order is not None:
         _check_order(problems, captures.trix_order, names)
@@ -84,16 +87,12 @@ def validate_captures(
 
 _TRICK_SET = frozenset({Contract.KING, Contract.QUEENS, Contract.DIAMONDS, Contract.COLLECTIONS})
 
-_MISSING: dict[str, tuple[str, str, str]] = {
-    # field: (rule, code, message)
-    "king_of_hearts": ("R3", "missing_king_of_hearts", "Say who took the K♥ (King of Hearts)."),
-    "queens": ("R4", "missing_queens", "Say who took each of the four queens (Queens)."),
-    "diamonds": ("R5", "missing_diamonds", "Say how many diamonds each player took (Diamonds)."),
-    "trix_order": (
-        "R7",
-        "missing_trix_order",
-        "Say the order in which the players went out (Trix).",
-    ),
+_MISSING: dict[str, tuple[str, str]] = {
+    # field: (rule, code)
+    "king_of_hearts": ("R3", "missing_king_of_hearts"),
+    "queens": ("R4", "missing_queens"),
+    "diamonds": ("R5", "missing_diamonds"),
+    "trix_order": ("R7", "missing_trix_order"),
 }
 
 
@@ -103,33 +102,26 @@ def _check_missing(problems: ProblemList, chosen: set[Contract], captures: Captu
             continue
         variant: dict[str, str] = {}
         if name != "tricks":
-            rule, code, message = _MISSING[name]
+            rule, code = _MISSING[name]
         elif Contract.COLLECTIONS in chosen:
             rule, code = "R6", "missing_tricks"
-            message = "Say how many tricks each player took (Collections)."
         else:
             rule, code = "R9.6", "missing_tricks"
-            message = (
-                "A combination needs the tricks each player took, to check the other captures."
-            )
             variant = {"variant": "combination"}
-        problems.add(code, message, rule=rule, field=f"captures.{name}", **variant)
+        problems.add(code, rule=rule, field=f"captures.{name}", **variant)
 
 
 def _check_sum(
     problems: ProblemList,
     counts: Sequence[int],
     name: str,
-    label: str,
     names: Sequence[str] | None,
 ) -> None:
     total = sum(counts)
     if total == 13:
         return
-    listed = ", ".join(_tally(names, s, n) for s, n in enumerate(counts))
     problems.add(
         f"{name}_sum",
-        f"{label} must add up to 13; these add up to {total} ({listed}).",
         rule="R11",
         field=f"captures.{name}",
         total=total,
@@ -138,20 +130,13 @@ def _check_sum(
     )
 
 
-def _tally(names: Sequence[str] | None, seat: int, count: int) -> str:
-    """``Rana 5``, or ``seat 0: 5`` when the name is unknown (``seat 0 5`` reads badly)."""
-    name = seat_name(names, seat)
-    return f"{name}: {count}" if name == f"seat {seat}" else f"{name} {count}"
-
-
 def _tally_part(names: Sequence[str] | None, seat: int, count: int) -> dict[str, Any]:
-    name = seat_name(names, seat)
-    if name == f"seat {seat}":
+    """``Rana 5``, or ``seat 0: 5`` when the name is unknown (``seat 0 5`` reads badly)."""
+    if names is None or not _named(names, seat):
         return part("word.tally_seat", seat=seat, count=count)
-    return part("word.tally", player=name, count=count)
+    return part("word.tally", player=names[seat], count=count)
 
 
-_TIMES = {2: "twice", 3: "three times", 4: "four times"}
 _TIMES_KEYS = {2: "word.named_twice", 3: "word.named_three_times", 4: "word.named_four_times"}
 
 
@@ -160,11 +145,8 @@ def _check_order(problems: ProblemList, order: Sequence[int], names: Sequence[st
     if not repeated:
         return
     missing = [s for s in SEATS if s not in order]
-    twice = join_words([f"{seat_name(names, s)} {_TIMES[order.count(s)]}" for s in repeated])
-    left_out = join_words([seat_name(names, s) for s in missing])
     problems.add(
         "trix_order_not_permutation",
-        f"The Trix order must name each player once; it names {twice} and leaves out {left_out}.",
         rule="R11",
         field="captures.trix_order",
         repeated=repeated,
@@ -203,11 +185,8 @@ def _check_doubling(
     for rule, field, card, cap in _doubled_cards(chosen, captures):
         if cap.doubled_by is None:
             continue
-        who = seat_name(names, cap.doubled_by)
         problems.add(
             "doubling_off",
-            f"Doubling is off under these house rules, so the {card} cannot be doubled "
-            f"(here by {who}).",
             rule=rule,
             field=f"{field}.doubled_by",
             card=card,
@@ -224,10 +203,8 @@ def _check_queen_of_diamonds(
         return
     taker = captures.queens[Suit.DIAMONDS].taker
     if captures.diamonds[taker] == 0:
-        who = seat_name(names, taker)
         problems.add(
             "queen_of_diamonds_not_counted",
-            f"{who} took the Q♦, which is a diamond too, so {who}'s diamonds cannot be 0.",
             rule="R11",
             field="captures.diamonds",
             seat=taker,
@@ -237,15 +214,13 @@ def _check_queen_of_diamonds(
 
 def _penalty_cards(
     chosen: set[Contract], captures: Captures, seat: int
-) -> tuple[int, list[str], list[dict[str, Any]]]:
-    """How many distinct penalty cards a seat took, in words (``the K♥``, ``3 diamonds``)
-    and as message parts."""
-    words: list[str] = []
+) -> tuple[int, list[dict[str, Any]]]:
+    """How many distinct penalty cards a seat took, and which, as message parts (``the K♥``,
+    ``3 diamonds``)."""
     pieces: list[dict[str, Any]] = []
     count = 0
     kh = captures.king_of_hearts
     if Contract.KING in chosen and kh is not None and kh.taker == seat:
-        words.append(f"the {KING_OF_HEARTS.pretty}")
         pieces.append(part("word.the_card", card=KING_OF_HEARTS.pretty))
         count += 1
     counts_diamonds = Contract.DIAMONDS in chosen and captures.diamonds is not None
@@ -253,15 +228,13 @@ def _penalty_cards(
         for queen, cap in zip(QUEENS, captures.queens, strict=True):
             # The Q♦ is already among the diamonds when those are counted.
             if cap.taker == seat and not (counts_diamonds and queen.suit is Suit.DIAMONDS):
-                words.append(f"the {queen.pretty}")
                 pieces.append(part("word.the_card", card=queen.pretty))
                 count += 1
     if counts_diamonds and captures.diamonds is not None and captures.diamonds[seat]:
         n = captures.diamonds[seat]
-        words.append(f"{n} diamond" + ("s" if n != 1 else ""))
         pieces.append(part("word.diamonds", count=n))
         count += n
-    return count, words, pieces
+    return count, pieces
 
 
 def _check_tricks_hold_cards(
@@ -272,27 +245,22 @@ def _check_tricks_hold_cards(
     names: Sequence[str] | None,
 ) -> None:
     for seat in SEATS:
-        cards, words, pieces = _penalty_cards(chosen, captures, seat)
+        cards, pieces = _penalty_cards(chosen, captures, seat)
         tricks = tricks_taken[seat]
         if cards <= 4 * tricks:
             continue
-        who, what = seat_name(names, seat), join_words(words)
         params: dict[str, Any] = {"seat": seat, "cards": cards, "tricks": tricks}
         params |= {"player": seat_param(names, seat), "what": joined("and", pieces)}
         if tricks == 0:
             problems.add(
                 "penalty_without_trick",
-                f"{who} took {what} but no trick; whoever takes a card takes at least one trick.",
                 rule="R11",
                 field="captures.tricks",
                 **params,
             )
             continue
-        plural = "a trick holds" if tricks == 1 else f"{tricks} tricks hold"
         problems.add(
             "penalty_exceeds_tricks",
-            f"{who} took {cards} penalty cards ({what}) in only {tricks} "
-            f"trick{'s' if tricks != 1 else ''}; {plural} at most {4 * tricks} cards.",
             rule="R11",
             field="captures.tricks",
             max=4 * tricks,

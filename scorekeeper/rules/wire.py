@@ -68,7 +68,6 @@ def _wrong_type(raw: object, field: str, wanted: str) -> RulesError:
     kind = json_kind(raw)
     return MalformedError.one(
         "json_type",
-        f"“{field}” must be a JSON {wanted}, not {kind}.",
         field=field,
         name=field,
         kind=kind,
@@ -82,7 +81,6 @@ def only_keys(body: Mapping[str, Any], allowed: set[str], what: str = "this requ
     for key in sorted(str(k) for k in body if k not in allowed):
         problems.add(
             "unknown_field",
-            f"“{key}” is not a field of {what}; use " + ", ".join(sorted(allowed)) + ".",
             field=key,
             name=key,
             allowed=", ".join(sorted(allowed)),
@@ -94,10 +92,8 @@ def only_keys(body: Mapping[str, Any], allowed: set[str], what: str = "this requ
 def parse_seat(raw: object, field: str, what: str | None = None) -> int:
     """A seat 0–3 (R1); ``what`` names it in the message (default: the field)."""
     if not is_seat(raw):
-        who = what or f"“{field}”"
         raise MalformedError.one(
             "bad_seat",
-            f"{who} must be a seat from 0 to 3, not {raw!r}.",
             rule="R1",
             field=field,
             value=repr(raw),
@@ -121,7 +117,6 @@ def parse_contract_names(raw: object) -> tuple[Contract, ...]:
     if not isinstance(raw, list) or not raw:
         raise MalformedError.one(
             "contracts_shape",
-            '“contracts” must list the contract(s) announced, e.g. ["king"].',
             rule="R2",
             field="contracts",
         )
@@ -134,12 +129,10 @@ def parse_contract_names(raw: object) -> tuple[Contract, ...]:
     return tuple(parsed)
 
 
-def required(body: Mapping[str, Any], key: str, message: str | None = None, **where: Any) -> Any:
-    """``body[key]``, or a "missing" error (``message`` says what to give)."""
+def required(body: Mapping[str, Any], key: str, **where: Any) -> Any:
+    """``body[key]``, or a "missing" error (``where``: more params, such as a variant)."""
     if body.get(key) is None:
-        raise MalformedError.one(
-            "missing_field", message or f"“{key}” is missing.", field=key, **{"name": key, **where}
-        )
+        raise MalformedError.one("missing_field", field=key, **{"name": key, **where})
     return body[key]
 
 
@@ -150,7 +143,6 @@ def parse_card_list(raw: object, field: str) -> list[Card]:
     if not isinstance(raw, list):
         raise MalformedError.one(
             "cards_shape",
-            f'“{field}” must be a list of cards such as ["KH", "10D"].',
             field=field,
             name=field,
         )
@@ -168,16 +160,13 @@ def parse_hands(raw: object) -> list[list[Card]]:
         if keys != {"0", "1", "2", "3"}:
             raise MalformedError.one(
                 "hands_shape",
-                "“hands” must give the hands of seats 0, 1, 2 and 3.",
                 rule="R1",
                 field="hands",
                 variant="seats",
             )
         raw = [raw.get(s, raw.get(int(s))) for s in "0123"]
     if not isinstance(raw, list) or len(raw) != 4:
-        raise MalformedError.one(
-            "hands_shape", "“hands” must give the four players' hands.", rule="R1", field="hands"
-        )
+        raise MalformedError.one("hands_shape", rule="R1", field="hands")
     return [parse_card_list(hand, f"hands.{seat}") for seat, hand in enumerate(raw)]
 
 
@@ -185,7 +174,6 @@ def parse_tricks(raw: object) -> list[list[Card]]:
     if not isinstance(raw, list):
         raise MalformedError.one(
             "tricks_shape",
-            "“tricks” must be a list of tricks, each the cards in play order, leader first.",
             rule="R10",
             field="tricks",
         )
@@ -195,8 +183,7 @@ def parse_tricks(raw: object) -> list[list[Card]]:
 def parse_plays(raw: object) -> list[Card | None]:
     """Trix turns (API.md ``plays``): cards and ``"pass"``; errors at ``plays.N``."""
     if not isinstance(raw, list):
-        message = '“plays” must be a list of cards and "pass".'
-        raise MalformedError.one("plays_shape", message, rule="R7", field="plays")
+        raise MalformedError.one("plays_shape", rule="R7", field="plays")
     problems, out = ProblemList(), list[Card | None]()
     for turn, text in enumerate(raw):
         if isinstance(text, str) and text.strip().lower() == "pass":
@@ -217,7 +204,6 @@ def parse_names(raw: object) -> Sequence[str] | None:
         return raw
     raise MalformedError.one(
         "names_shape",
-        "“names” must list the four players' names in seat order.",
         rule="R1",
         field="names",
     )

@@ -268,8 +268,6 @@ def check_room(version: int) -> None:
         return
     raise StateError.one(
         "game_full",
-        f"This game has kept {GAME_WRITES_MAX} changes, the most one game can hold; "
-        "start a new game to go on.",
         field=None,
         max=GAME_WRITES_MAX,
     )
@@ -330,8 +328,6 @@ def refuse_repeat(session: Session, loaded: LoadedGame, once: Once) -> None:
     if request_hash != once.request_hash:
         raise StateError.one(
             "entry_id_reused",
-            f"The entry id {once.entry_id} was already used for another change to this "
-            "game; send this change under a new id.",
             field="entry_id",
             entry_id=once.entry_id,
         )
@@ -382,11 +378,10 @@ def replay_edit(loaded: LoadedGame, entries: list[Entry], position: int, n: int)
 
 @dataclass(frozen=True)
 class EntryName:
-    """A log entry as an edit's refusal names it: a message part for the reader's language,
-    the same in English (the engine's message), and the field of its problems."""
+    """A log entry as an edit's refusal names it: a message part, and the field of its
+    problems."""
 
     part: dict[str, Any]
-    english: str
     field: str
 
 
@@ -394,21 +389,19 @@ def entry_name(log: Sequence[LogRow], index: int) -> EntryName:
     """``deal 9`` (``deals.9``), or ``the redeal after deal 8`` (``log.9``) for a redeal."""
     row = log[index]
     if row.n is not None:
-        return EntryName(part("word.deal_n", n=row.n), f"deal {row.n}", f"deals.{row.n}")
+        return EntryName(part("word.deal_n", n=row.n), f"deals.{row.n}")
     kind = "misdeal" if row.kind == "misdeal" else "redeal"
     before = [r.n for r in log[:index] if r.n is not None]
     if before:
-        english = f"the {kind} after deal {before[-1]}"
-        return EntryName(part(f"word.{kind}_after", n=before[-1]), english, f"log.{index}")
-    return EntryName(part(f"word.first_{kind}"), f"the first {kind}", f"log.{index}")
+        return EntryName(part(f"word.{kind}_after", n=before[-1]), f"log.{index}")
+    return EntryName(part(f"word.first_{kind}"), f"log.{index}")
 
 
 def breaks_later(n: int, later: EntryName, error: RulesError) -> StateError:
     """An edit of deal ``n`` refused because a later entry no longer replays (409)."""
     problems = [
-        Problem(
+        Problem.from_params(
             "edit_breaks_later_deal",
-            f"Changing deal {n} this way would break {later.english}: {p.message}",
             p.rule,
             later.field if p.field is None else f"{later.field}.{p.field}",
             {k: v for k, v in p.params.items() if k != "variant"}

@@ -441,9 +441,7 @@ def undo_last(
     def change(session: Session, locked: Locked) -> LoadedGame:
         loaded = locked.loaded
         if not loaded.log:
-            raise StateError.one(
-                "nothing_to_undo", "There is nothing to undo: no deal has been recorded yet."
-            )
+            raise StateError.one("nothing_to_undo")
         last = loaded.log[-1]
         if last.n is None:
             before = {**last.entry.to_dict(), "n": None}

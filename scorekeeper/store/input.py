@@ -101,8 +101,6 @@ def check_storable(value: object, field: str = "") -> None:
     if where is not None:
         raise MalformedError.one(
             "text_unstorable",
-            f"“{where}” contains a character that cannot be stored (a NUL, or half of a "
-            "surrogate pair such as \\udfff): send it as UTF-8 text.",
             field=where,
             name=where,
         )
@@ -125,10 +123,8 @@ def clean_players(raw: object) -> list[str]:
     """
     if not isinstance(raw, list | tuple) or len(raw) != 4:
         count = len(raw) if isinstance(raw, list | tuple) else None
-        given = "" if count is None else f"; {count} {'name was' if count == 1 else 'names were'}"
         raise IllegalError.one(
             "players_count",
-            f"Trex is played by exactly 4 players: list their four names{given} given.",
             rule="R1",
             field="players",
             count=count,
@@ -152,7 +148,6 @@ def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     if not isinstance(raw, str):
         problems.add(
             "player_name",
-            f"Player {seat + 1}'s name must be text.",
             rule="R1",
             field=field,
             seat=seat,
@@ -163,8 +158,6 @@ def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     if not storable(raw):
         problems.add(
             "text_unstorable",
-            f"“{field}” contains a character that cannot be stored (a NUL, or half of a "
-            "surrogate pair such as \\udfff): send it as UTF-8 text.",
             field=field,
             name=field,
         )
@@ -173,7 +166,6 @@ def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     if not name:
         problems.add(
             "player_name",
-            f"Player {seat + 1} needs a name.",
             rule="R1",
             field=field,
             seat=seat,
@@ -183,7 +175,6 @@ def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     if len(name) > NAME_MAX:
         problems.add(
             "player_name_length",
-            f"Player {seat + 1}'s name is {len(name)} characters long; use at most {NAME_MAX}.",
             rule="R1",
             field=field,
             length=len(name),
@@ -195,7 +186,6 @@ def clean_name(problems: ProblemList, seat: int, raw: object) -> str | None:
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         problems.add(
             "player_name_control",
-            f"Player {seat + 1}'s name contains a control character (such as a line break).",
             rule="R1",
             field=field,
             seat=seat,
@@ -211,8 +201,6 @@ def _check_visible(problems: ProblemList, seat: int, name: str) -> str | None:
     if any(ch in BIDI_CONTROLS for ch in name):
         problems.add(
             "player_name_bidi",
-            f"Player {seat + 1}'s name contains a text-direction control character "
-            "(such as U+202E); type the name without it.",
             rule="R1",
             field=field,
             seat=seat,
@@ -222,7 +210,6 @@ def _check_visible(problems: ProblemList, seat: int, name: str) -> str | None:
     if all(_invisible(ch) for ch in name):
         problems.add(
             "player_name_invisible",
-            f"Player {seat + 1}'s name has no visible character; type letters or digits.",
             rule="R1",
             field=field,
             seat=seat,
@@ -248,7 +235,6 @@ def check_distinct(
         if name.casefold() in seen:
             problems.add(
                 "player_name_twice",
-                f"Two players are called {name}; give each player a different name.",
                 rule="R1",
                 field=f"{field}.{seat}",
                 name=name,
@@ -270,7 +256,7 @@ def parse_new_game_body(body: Mapping[str, Any]) -> NewGame:
     if first_king is None:
         custom = rules.kingdom_order is KingdomOrder.CUSTOM and rules.king_order
         first_king = rules.king_order[0] if custom and rules.king_order else 0
-    return NewGame(players, _seat(first_king, "first_king", "The first king", "first_king"), rules)
+    return NewGame(players, _seat(first_king, "first_king", "first_king"), rules)
 
 
 def parse_deal_body(raw: object, field: str = "body") -> DealEntry:
@@ -287,7 +273,6 @@ def parse_deal_body(raw: object, field: str = "body") -> DealEntry:
     if body.get("captures") is None:
         raise MalformedError.one(
             "missing_field",
-            "“captures” is missing: say what each player took in this deal.",
             rule="R11",
             field="captures",
             name="captures",
@@ -296,7 +281,7 @@ def parse_deal_body(raw: object, field: str = "body") -> DealEntry:
     captures = Captures.from_dict(body["captures"])
     king = body.get("king")
     if king is not None:
-        king = _seat(king, "king", "The king", "king")
+        king = _seat(king, "king", "king")
     return DealEntry(contracts, captures, king)
 
 
@@ -341,7 +326,6 @@ def parse_entry_id(raw: object) -> str:
     shown = repr(raw) if len(repr(raw)) <= 80 else repr(raw)[:77] + "…"
     raise MalformedError.one(
         "bad_entry_id",
-        f"“entry_id” must be 1 to 64 letters, digits, “-” or “_”, not {shown}.",
         field="entry_id",
         value=shown,
     )
@@ -355,7 +339,6 @@ def parse_redeal_body(raw: object, field: str = "body") -> RedealEntry:
     if body.get("kind") is None:
         raise MalformedError.one(
             "missing_field",
-            '“kind” is missing: "redeal" (a claim under R8) or "misdeal".',
             rule="R8",
             field="kind",
             name="kind",
@@ -366,7 +349,6 @@ def parse_redeal_body(raw: object, field: str = "body") -> RedealEntry:
     if isinstance(note, str) and len(note) > NOTE_MAX:
         raise MalformedError.one(
             "note_length",
-            f"The note is {len(note)} characters long; use at most {NOTE_MAX}.",
             rule="R8",
             field="note",
             length=len(note),
@@ -378,12 +360,11 @@ def parse_redeal_body(raw: object, field: str = "body") -> RedealEntry:
     return entry
 
 
-def _seat(raw: object, field: str, what: str, variant: str) -> int:
-    """A seat 0–3; ``what`` names it in the message, ``variant`` in its template key."""
+def _seat(raw: object, field: str, variant: str) -> int:
+    """A seat 0–3; ``variant`` names it in its template key (``bad_seat.input_king``)."""
     if not is_seat(raw):
         raise MalformedError.one(
             "bad_seat",
-            f"{what} must be a seat from 0 to 3, not {raw!r}.",
             rule="R1",
             field=field,
             value=repr(raw),

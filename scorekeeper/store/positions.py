@@ -121,21 +121,20 @@ class PositionTaken(StateError):
 def parse_position(raw: object) -> Position:
     """``{"n": 10, "king": 1?, "game": "…"?}``; 422 (``bad_position``) otherwise."""
     if not isinstance(raw, Mapping):
-        raise _bad('“position” must be an object such as {"n": 10, "king": 1}.', "shape")
+        raise _bad("shape")
     only_keys(raw, {"n", "king", "game"}, "a position")
     n, king, game = raw.get("n"), raw.get("king"), raw.get("game")
     if not (isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_DEAL):
-        raise _bad(f"“position.n” must be the deal's number, from 1 to {MAX_DEAL}.", "n")
+        raise _bad("n")
     if king is not None and not is_seat(king):
-        raise _bad("“position.king” must be the king's seat, from 0 to 3, or null.", "king")
+        raise _bad("king")
     if game is not None and not isinstance(game, str):
-        raise _bad("“position.game” must be the game's id.", "game")
+        raise _bad("game")
     return Position(n, king, game)
 
 
-def _bad(message: str, variant: str) -> MalformedError:
-    params = {"variant": variant, "max": MAX_DEAL}
-    return MalformedError([Problem("bad_position", message, None, FIELD, params)])
+def _bad(variant: str) -> MalformedError:
+    return MalformedError([Problem.of("bad_position", field=FIELD, variant=variant, max=MAX_DEAL)])
 
 
 def check_position(
@@ -156,22 +155,13 @@ def check_position(
 def _problems(loaded: LoadedGame, position: Position, holder: Holder | None) -> list[Problem]:
     n, following = position.n, loaded.game.deals_played + 1
     if holder is not None:
-        message = f"Deal {n} was recorded meanwhile; this entry, typed for deal {n}, was not saved."
-        return [Problem("deal_already_recorded", message, "R2", FIELD, {"n": n})]
+        return [Problem.of("deal_already_recorded", rule="R2", field=FIELD, n=n)]
     king_now = loaded.game.current_king
     if position.n == following and position.king is not None and king_now is not None:
         typed, now = loaded.players[position.king], loaded.players[king_now]
-        message = (
-            f"This entry was typed for deal {n} with {typed} as king, but {now} is king now; "
-            "it was not saved."
-        )
         params = {"n": n, "typed": typed, "king": now, "variant": "king"}
-        return [Problem("position_moved", message, "R2", FIELD, params)]
-    message = (
-        f"This entry was typed for deal {n}, but the next deal is now deal {following}; "
-        "it was not saved."
-    )
-    return [Problem("position_moved", message, "R2", FIELD, {"n": n, "next": following})]
+        return [Problem.of("position_moved", rule="R2", field=FIELD, **params)]
+    return [Problem.of("position_moved", rule="R2", field=FIELD, n=n, next=following)]
 
 
 def _holder(session: Session, loaded: LoadedGame, n: int) -> Holder | None:

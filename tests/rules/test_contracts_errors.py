@@ -50,35 +50,43 @@ def test_the_engines_errors_carry_no_http_status() -> None:
         assert not hasattr(kind, "status")
 
 
-def test_error_carries_rule_field_code_and_params() -> None:
-    error = IllegalError.one("x_code", "A sentence.", rule="R11", field="captures.x", n=3)
+def test_error_carries_rule_field_code_and_params_and_its_templates_sentence() -> None:
+    error = IllegalError.one("contracts_empty", rule="R2", field="contracts", n=3)
     assert isinstance(error, RulesError)
-    assert error.problems == (Problem("x_code", "A sentence.", "R11", "captures.x", {"n": 3}),)
+    sentence = "Choose the contract of this deal."
+    assert error.problems == (Problem("contracts_empty", sentence, "R2", "contracts", {"n": 3}),)
     assert error.problems[0].as_dict() == {
-        "rule": "R11",
-        "field": "captures.x",
-        "message": "A sentence.",
-        "code": "x_code",
+        "rule": "R2",
+        "field": "contracts",
+        "message": sentence,
+        "code": "contracts_empty",
     }
-    assert str(error) == "A sentence."
+    assert str(error) == sentence
+
+
+def test_a_code_without_a_template_is_refused_when_the_problem_is_made() -> None:
+    with pytest.raises(KeyError):
+        IllegalError.one("no_such_code", rule="R11")
+    with pytest.raises(KeyError):  # a template whose param is missing
+        IllegalError.one("diamonds_sum", rule="R11", total=12)
 
 
 def test_error_at_prefixes_fields() -> None:
-    error = MalformedError.one("bad_card", "Not a card.", field="3").at("hands.2")
+    error = MalformedError.one("bad_card", field="3", text="Z").at("hands.2")
     assert isinstance(error, MalformedError)
     assert error.problems[0].field == "hands.2.3"
-    assert MalformedError.one("c", "M.").at("tricks").problems[0].field == "tricks"
+    assert MalformedError.one("entry_shape").at("tricks").problems[0].field == "tricks"
 
 
 def test_problem_list_raises_all_at_once() -> None:
     problems = ProblemList()
     assert not problems
     problems.raise_if_any()  # nothing to raise
-    problems.add("a", "First.", rule="R1")
-    problems.extend(IllegalError.one("b", "Second."))
+    problems.add("contracts_empty", rule="R2")
+    problems.extend(IllegalError.one("entry_shape"))
     with pytest.raises(StateError) as caught:
         problems.raise_if_any(StateError)
-    assert [p.code for p in caught.value.problems] == ["a", "b"]
+    assert [p.code for p in caught.value.problems] == ["contracts_empty", "entry_shape"]
 
 
 def test_an_error_needs_a_problem() -> None:

@@ -1,14 +1,17 @@
-"""The engine's messages as templates: every code catalogued, every message rebuilt.
+"""The engine's sentences, written once: every code catalogued, every template rendered.
 
 (a) every problem code the sources can raise has a template in
-``scorekeeper.text.messages``; (b) on a corpus of real errors, the English template
-filled with the problem's params gives back the engine's message exactly, so
-the params are complete; and every template is met by the corpus.
+``scorekeeper.rules.sentences``, which pybabel extracts and every catalogue holds;
+(b) on a corpus of real errors, every problem's params fill in its template in
+every language, the engine says what it said when the templates were a second
+copy of its English (``engine_sentences.json``: one problem of each key, as the
+engine worded it then), and every template is met by the corpus.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import random
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -18,6 +21,7 @@ from typing import Any
 import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
 from scorekeeper.paths import PROJECT_ROOT
 from scorekeeper.rules import rulings, validation
@@ -25,7 +29,6 @@ from scorekeeper.rules.captures import Capture, Captures
 from scorekeeper.rules.cards import ALL_CARDS, Card, Rank, Suit, hand_mask, parse_cards
 from scorekeeper.rules.checks import check_deal, check_play, check_redeal
 from scorekeeper.rules.claims import check_claim
-from scorekeeper.rules.claims import position as claim_position
 from scorekeeper.rules.contracts import Contract
 from scorekeeper.rules.deals import random_deal, random_revoke_deal, random_trix
 from scorekeeper.rules.errors import Problem, RulesError, part
@@ -44,6 +47,7 @@ from scorekeeper.rules.ruleset import (
     Tiebreak,
 )
 from scorekeeper.rules.scoring import check_contracts, score_deal
+from scorekeeper.rules.sentences import MESSAGES, PROBLEMS, WORDS, Plural, english, render
 from scorekeeper.rules.tricks import illegal_reason, replay_tricks
 from scorekeeper.rules.trix import Layout, play, replay_trix
 from scorekeeper.rules.validation import validate_captures
@@ -66,7 +70,6 @@ from scorekeeper.store.input import (
 )
 from scorekeeper.store.played import check_played_at
 from scorekeeper.text import messages
-from scorekeeper.text.messages import MESSAGES, PROBLEMS, WORDS, Plural, english
 from tests.common import NAMES, C, D, K, Q, T
 from tests.rules.claims.helpers import SPADES, trix_body
 from tests.rules.claims.helpers import body as claims_body
@@ -80,7 +83,11 @@ SOURCES = [  # errors.py is the machinery: its Problem(code, …) passes codes t
     if path.name != "errors.py"
 ] + [
     PROJECT_ROOT / "scorekeeper" / path
-    for path in ("store/input.py", "text/history.py", "store/games.py")
+    for path in (
+        *("store/input.py", "store/games.py", "store/game_store.py", "store/positions.py"),
+        *("store/played.py", "store/events/input.py", "store/events/services.py"),
+        *("store/events/changes.py", "store/events/results.py", "store/events/clock.py"),
+    )
 ]
 
 
@@ -93,11 +100,11 @@ ISOLATES = {0x2066: None, 0x2067: None, 0x2068: None, 0x2069: None}
 def _problem_makers(tree: ast.Module) -> dict[str, int]:
     """Functions that build problems, and the position of their ``code`` argument.
 
-    ``X.one(code, …)``, ``problems.add(code, …)`` and ``Problem(code, …)``, plus
-    any function of the module with a parameter named ``code`` that calls one of
-    them (``_shape_error(t, code, …)``, ``_malformed(code, …)``).
+    ``X.one(code, …)``, ``problems.add(code, …)``, ``Problem.of(code, …)`` and
+    ``Problem(code, …)``, plus any function of the module with a parameter named
+    ``code`` that calls one of them (``_shape_error(t, code, …)``, ``_malformed(code, …)``).
     """
-    makers = {"one": 0, "add": 0, "Problem": 0}
+    makers = {"one": 0, "add": 0, "Problem": 0, "of": 0, "from_params": 0}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             names = [a.arg for a in node.args.args]
@@ -108,6 +115,20 @@ def _problem_makers(tree: ast.Module) -> dict[str, int]:
             ):
                 makers[node.name] = names.index("code")
     return makers
+
+
+def _makes_a_problem(call: ast.Call) -> bool:
+    """``problems.add(code, …)``, ``Problem.of(code, …)``, ``XError.one(code, …)``; not
+    ``seen.add(x)`` or ``Meetings.of(history)``."""
+    if not isinstance(call.func, ast.Attribute):
+        return True  # Problem(…) or a helper of the module
+    receiver = call.func.value
+    name = receiver.id if isinstance(receiver, ast.Name) else ""
+    if call.func.attr == "add":
+        return "problem" in name.lower()
+    if call.func.attr == "one":
+        return name.endswith("Error") or name == "cls"
+    return call.func.attr not in ("of", "from_params") or name == "Problem"
 
 
 def _called_name(node: ast.AST) -> str | None:
@@ -123,10 +144,10 @@ def _called_name(node: ast.AST) -> str | None:
 DYNAMIC: dict[str, Callable[[], set[str]]] = {
     # Calls whose code is not a literal: where the codes come from.
     "validation.py:problems.add(code)": lambda: (
-        {c for _, c, _ in validation._MISSING.values()} | {"missing_tricks"}
+        {c for _, c in validation._MISSING.values()} | {"missing_tricks"}
     ),
     "validation.py:problems.add(JoinedStr)": lambda: {"diamonds_sum", "tricks_sum"},
-    "tricks.py:Problem(code)": lambda: set(rulings.RULE_OF),
+    "tricks.py:Problem.of(code)": lambda: set(rulings.RULE_OF),
     "trickplay.py:MalformedError.one(code)": lambda: {
         "empty_trick",
         "trick_too_long",
@@ -135,10 +156,9 @@ DYNAMIC: dict[str, Callable[[], set[str]]] = {
         "hand_size",
         "hands_overlap",
     },
-    "position.py:IllegalError.one(code)": lambda: set(claim_position._WHY),
+    "position.py:IllegalError.one(code)": lambda: set(rulings.RULE_OF),
     "trix.py:MalformedError(list)": set,  # inside _malformed: its callers pass literals
-    "trix.py:Problem(code)": set,
-    "history.py:Problem(Constant)": set,
+    "trix.py:Problem.of(code)": set,
 }
 
 
@@ -158,8 +178,8 @@ def source_codes() -> dict[str, set[Path]]:
             if name not in makers or not isinstance(call, ast.Call):
                 continue
             index = makers[name]
-            if name in ("one", "add") and len(call.args) < 2:
-                continue  # set.add(x), not a problem
+            if not _makes_a_problem(call):
+                continue  # set.add(x), Meetings.of(…): not a problem
             if len(call.args) <= index:
                 continue
             arg = call.args[index]
@@ -188,11 +208,11 @@ def test_every_code_in_the_sources_has_a_template() -> None:
         if key in PROBLEMS or any(k.startswith(f"{key}.") for k in PROBLEMS):
             continue
         missing.append(f"{key} ({', '.join(sorted(p.name for p in paths))})")
-    assert not missing, "no template in scorekeeper/text/messages.py for: " + "; ".join(missing)
+    assert not missing, "no template in scorekeeper/rules/sentences.py for: " + "; ".join(missing)
 
 
 def test_templates_are_extracted_by_pybabel() -> None:
-    path = PROJECT_ROOT / "scorekeeper" / "text" / "messages.py"
+    path = PROJECT_ROOT / "scorekeeper" / "rules" / "sentences.py"
     extracted = {
         m if isinstance(m, str) else m[0] for _, m, *_ in extract_from_file("python", str(path))
     }
@@ -683,6 +703,8 @@ def event_cases() -> Iterator[Callable[[], object]]:
 
     yield lambda: named_first_king(DealEntry((T,), Captures(trix_order=(0, 1, 2, 3))))
     yield lambda: parse_leaving_body({"player": 3}, substitute=False)
+    yield lambda: parse_leaving_body({"player": "A", "colour": 1}, substitute=False)
+    yield lambda: parse_new_event_body({"name": "N", "players": ["A", "B", "C", "D"], "x": 1})
     yield lambda: check_places([1, 2])
     base = {"name": "N", "players": ["A", "B", "C", "D"]}
     for bad in (
@@ -766,11 +788,11 @@ def request_cases() -> Iterator[Callable[[], object]]:
 
 
 LATER_ENTRIES = [
-    EntryName(part("word.deal_n", n=5), "deal 5", "deals.5"),
-    EntryName(part("word.redeal_after", n=4), "the redeal after deal 4", "log.5"),
-    EntryName(part("word.misdeal_after", n=4), "the misdeal after deal 4", "log.5"),
-    EntryName(part("word.first_redeal"), "the first redeal", "log.5"),
-    EntryName(part("word.first_misdeal"), "the first misdeal", "log.5"),
+    EntryName(part("word.deal_n", n=5), "deals.5"),
+    EntryName(part("word.redeal_after", n=4), "log.5"),
+    EntryName(part("word.misdeal_after", n=4), "log.5"),
+    EntryName(part("word.first_redeal"), "log.5"),
+    EntryName(part("word.first_misdeal"), "log.5"),
 ]
 """How an edit names the later entry it would break (game_store.entry_name): the English
 words must be the catalogue's, or the messages would not rebuild from their templates."""
@@ -804,13 +826,39 @@ def test_the_corpus_is_large() -> None:
     assert len(CORPUS) > 1500
 
 
-@pytest.mark.parametrize("problem", CORPUS, ids=lambda p: p.key)
-def test_params_rebuild_the_english_message(problem: Problem) -> None:
-    assert problem.key in PROBLEMS
-    assert english(problem.key, problem.params) == problem.message
-    template = PROBLEMS[problem.key]
-    if isinstance(template, str) and not any(isinstance(v, dict) for v in problem.params.values()):
-        assert template % problem.params == problem.message  # the plain case, literally
+def test_every_problem_of_the_corpus_is_its_templates_english() -> None:
+    for problem in CORPUS:
+        assert problem.key in PROBLEMS
+        assert english(problem.key, problem.params) == problem.message
+
+
+@pytest.mark.parametrize("language", ["ar", "es", "it", "pt", "ru"])
+def test_every_problem_of_the_corpus_renders_in_each_language(language: str) -> None:
+    """Each translation takes the params the engine gives (no missing or stray slot)."""
+    translations = Translations.load(str(PROJECT_ROOT / "translations"), [language])
+    for problem in CORPUS:
+        said = render(problem.key, problem.params, translations)
+        assert "%(" not in said, (language, problem.key)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON has it (tuples are lists), to compare with the fixture."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=repr))
+
+
+BEFORE = json.loads((Path(__file__).parent / "engine_sentences.json").read_text("utf-8"))
+"""One problem of each key, with the message the engine wrote itself before its sentences
+were written once (then the corpus test compared that English with a copy of each
+template)."""
+
+
+def test_the_engine_says_what_it_said_when_its_english_was_written_twice() -> None:
+    said = {(p.key, json.dumps(_plain(p.params), sort_keys=True)): p.message for p in CORPUS}
+    for case in BEFORE:
+        key = (case["key"], json.dumps(case["params"], sort_keys=True))
+        assert key in said, f"the corpus no longer makes {case['key']} with these params"
+        assert said[key] == case["message"]
+        assert english(case["key"], case["params"]) == case["message"]
 
 
 def _keys(params: dict[str, Any]) -> Iterator[str]:

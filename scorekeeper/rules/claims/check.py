@@ -142,9 +142,8 @@ def _tricks(
     leader = parse_seat(required(body, "leader"), "leader")
     broken = body.get("hearts_broken", False)
     if not isinstance(broken, bool):
-        message = f"“hearts_broken” must be true or false, not {broken!r}."
         raise MalformedError.one(
-            "bad_hearts_broken", message, rule="R3", field="hearts_broken", value=repr(broken)
+            "bad_hearts_broken", rule="R3", field="hearts_broken", value=repr(broken)
         )
     doubled = check_doubled(rules, contracts, parse_card_list(body.get("doubled") or [], "doubled"))
     check_trick_position(rules, contracts, hands, trick, leader, broken, names)
@@ -202,7 +201,7 @@ def claim_verdict(
     limit: float,
     hands: list[int],
 ) -> tuple[dict[str, Any], str]:
-    """The verdict as a message part (its words in every language: ``text/messages.py``'s
+    """The verdict as a message part (its words in every language: ``rules/sentences.py``'s
     ``claim.*`` templates) and as one plain English sentence for the table.
 
     >>> claim_verdict(ClaimResult(None, None, [], False), RuleSet(), (Contract.KING,),
@@ -269,15 +268,11 @@ def _num(n: int) -> str:
 
 def _claim(raw: object) -> tuple[int, int]:
     if not isinstance(raw, Mapping):
-        message = "“claim” must give the claimant's “seat” and the “min_score” claimed."
-        raise MalformedError.one("claim_shape", message, field="claim")
+        raise MalformedError.one("claim_shape", field="claim")
     seat = parse_seat(raw.get("seat"), "claim.seat")
     score = raw.get("min_score")
     if not isinstance(score, int) or isinstance(score, bool) or abs(score) > 1_000_000:
-        message = f"“min_score” must be a whole number of points, not {score!r}."
-        raise MalformedError.one(
-            "bad_min_score", message, field="claim.min_score", value=repr(score)
-        )
+        raise MalformedError.one("bad_min_score", field="claim.min_score", value=repr(score))
     return seat, score
 
 
@@ -286,8 +281,7 @@ def _time_limit(raw: object) -> float:
         return DEFAULT_TIME_LIMIT
     ok = isinstance(raw, int | float) and not isinstance(raw, bool)
     if not ok or not 0 < raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
-        message = f"“time_limit” must be a number of seconds above 0 and at most 60, not {raw!r}."
-        raise MalformedError.one("bad_time_limit", message, field="time_limit", value=repr(raw))
+        raise MalformedError.one("bad_time_limit", field="time_limit", value=repr(raw))
     return float(raw)  # type: ignore[arg-type]
 
 
@@ -296,17 +290,13 @@ def _exact_time_limit(raw: object) -> float:
         return DEFAULT_EXACT_LIMIT
     ok = isinstance(raw, int | float) and not isinstance(raw, bool)
     if not ok or not 0 <= raw <= MAX_TIME_LIMIT:  # type: ignore[operator]
-        message = f"“exact_time_limit” must be a number of seconds from 0 to 60, not {raw!r}."
-        raise MalformedError.one(
-            "bad_exact_time_limit", message, field="exact_time_limit", value=repr(raw)
-        )
+        raise MalformedError.one("bad_exact_time_limit", field="exact_time_limit", value=repr(raw))
     return float(raw)  # type: ignore[arg-type]
 
 
 def _out(raw: object) -> list[int]:
     if not isinstance(raw, list):
-        message = "“out” must list the seats already out, first out first."
-        raise MalformedError.one("out_shape", message, rule="R7", field="out")
+        raise MalformedError.one("out_shape", rule="R7", field="out")
     return [parse_seat(s, f"out.{i}") for i, s in enumerate(raw)]
 
 
@@ -315,10 +305,9 @@ def _hand_masks(hands: list[list[Card]]) -> list[int]:
     for seat, (hand, mask) in enumerate(zip(hands, masks, strict=True)):
         if mask.bit_count() != len(hand):
             card = next(c for i, c in enumerate(hand) if c in hand[:i])
-            message = f"{card.pretty} is given twice in seat {seat}'s hand."
             params = {"card": card.pretty, "seat": seat}
             raise MalformedError.one(
-                "card_twice_in_hand", message, rule="R1", field=f"hands.{seat}", **params
+                "card_twice_in_hand", rule="R1", field=f"hands.{seat}", **params
             )
     return masks
 
@@ -330,9 +319,7 @@ def _only_keys(body: Mapping[str, Any], allowed: set[str], trix: bool) -> None:
         params: dict[str, Any] = {"name": key}
         if key in _TRICK_ONLY | _TRIX_ONLY:
             kind, other = ("Trix", "trick contracts") if trix else ("trick contracts", "Trix")
-            message = f"“{key}” is for claims in {other}, not in {kind}."
             params["variant"] = "trick_field_in_trix" if trix else "trix_field_in_tricks"
         else:
-            message = f"“{key}” is not a field of a claim; use " + ", ".join(sorted(allowed)) + "."
             params |= {"allowed": ", ".join(sorted(allowed)), "variant": "a_claim"}
-        raise MalformedError.one("unknown_field", message, field=key, **params)
+        raise MalformedError.one("unknown_field", field=key, **params)

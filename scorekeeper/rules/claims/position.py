@@ -27,10 +27,6 @@ from scorekeeper.rules.errors import IllegalError, MalformedError, joined, part
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.rulings import RULE_OF
 from scorekeeper.rules.trickplay import (
-    BROKEN_HEARTS,
-    MUST_DISCARD,
-    MUST_FOLLOW,
-    NO_HEART_LEAD,
     fault_code,
     plan_for,
 )
@@ -40,12 +36,8 @@ __all__ = ["check_doubled", "check_trick_position", "check_trix_position"]
 Names = Sequence[str] | None
 
 
-def _who(seat: int, names: Names) -> str:
-    return names[seat] if names else f"seat {seat}"
-
-
 def _person(seat: int, names: Names, start: bool = False) -> str | dict[str, Any]:
-    """:func:`_who` for a problem's params: the name, or a ``seat N`` part (``Seat N`` first)."""
+    """A player for a problem's params: the name, or a ``seat N`` part (``Seat N`` first)."""
     if names:
         return _cap(names[seat]) if start else names[seat]
     return part("word.seat_start" if start else "word.seat", seat=seat)
@@ -53,10 +45,6 @@ def _person(seat: int, names: Names, start: bool = False) -> str | dict[str, Any
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def check_trick_position(
@@ -70,11 +58,8 @@ def check_trick_position(
 ) -> None:
     """Hands and the trick in progress: no card twice, consistent sizes, legal so far."""
     if len(trick) > 3:
-        message = f"The current trick can hold at most 3 cards before the claim, not {len(trick)}."
         params = {"count": len(trick), "variant": "claim"}
-        raise MalformedError.one(
-            "trick_too_long", message, rule="R10", field="current_trick", **params
-        )
+        raise MalformedError.one("trick_too_long", rule="R10", field="current_trick", **params)
     _no_card_twice(hands, trick, names)
     _sizes(hands, len(trick), leader, names)
     _trick_legal(rules, contracts, hands, trick, leader, hearts_broken, names)
@@ -85,20 +70,16 @@ def _no_card_twice(hands: Sequence[int], trick: Sequence[int], names: Names) -> 
     for seat, hand in enumerate(hands):
         if seen & hand:
             card = cards_of(seen & hand)[0]
-            message = f"The {card.pretty} is in two hands; {_who(seat, names)} is the second."
             params = {"card": card.pretty, "player": _person(seat, names), "seat": seat}
             raise MalformedError.one(
-                "card_twice", message, rule="R1", field=f"hands.{seat}", variant="hands", **params
+                "card_twice", rule="R1", field=f"hands.{seat}", variant="hands", **params
             )
         seen |= hand
     for i, index in enumerate(trick):
         card = ALL_CARDS[index]
         if seen >> index & 1:
-            message = f"The {card.pretty} is in the current trick and also held, or played twice."
             params = {"card": card.pretty, "variant": "current_trick"}
-            raise MalformedError.one(
-                "card_twice", message, rule="R1", field=f"current_trick.{i}", **params
-            )
+            raise MalformedError.one("card_twice", rule="R1", field=f"current_trick.{i}", **params)
         seen |= 1 << index
 
 
@@ -116,26 +97,16 @@ def _sizes(hands: Sequence[int], played: int, leader: int, names: Names) -> None
 def _size_error(
     seat: int, have: int, want: int, played: int, leader: int, names: Names
 ) -> IllegalError:
-    who, lead = _cap(_who(seat, names)), _who(leader, names)
     params: dict[str, Any] = {"seat": seat, "count": have, "want": want}
     params |= {"player": _person(seat, names, True), "leader": _person(leader, names)}
     if want > 13:
-        message = f"{who} holds {_plural(have, 'card')}; a hand holds at most 13."
         params["variant"] = "over_13"
     elif played:
-        message = (
-            f"{who} holds {_plural(have, 'card')}, but with {_plural(played, 'card')} in the "
-            f"current trick led by {lead}, {_who(seat, names)} should hold {want}."
-        )
         params |= {"again": _person(seat, names), "played": part("word.cards", count=played)}
         params["variant"] = "mid_trick"
     else:
-        message = (
-            f"{who} holds {_plural(have, 'card')}, but with no card in the current trick every "
-            f"player holds the same number as the leader ({lead} holds {want})."
-        )
         params["variant"] = "trick_empty"
-    error = IllegalError.one("hand_sizes", message, rule="R10", field=f"hands.{seat}", **params)
+    error = IllegalError.one("hand_sizes", rule="R10", field=f"hands.{seat}", **params)
     assert isinstance(error, IllegalError)
     return error
 
@@ -155,23 +126,10 @@ def _trick_legal(
         seat = (leader + i) & 3
         code = fault_code(plan, hands[seat] | 1 << index, trick[:i], hearts_broken, index)
         if code is not None:
-            card, who = ALL_CARDS[index].pretty, _cap(_who(seat, names))
-            message = f"{who} could not have played {card} to the current trick: " + _WHY[code]
+            card = ALL_CARDS[index].pretty
             params = {"card": card, "player": _person(seat, names, True), "seat": seat}
             field = f"current_trick.{i}"
-            raise IllegalError.one(
-                code, message, rule=RULE_OF[code], field=field, variant="claim", **params
-            )
-
-
-_WHY = {
-    MUST_FOLLOW: "that hand still holds the suit led, which had to be followed.",
-    NO_HEART_LEAD: "a heart may be led only by a player who holds nothing else.",
-    BROKEN_HEARTS: "no heart may be led before hearts are broken while the leader holds another "
-    'suit (give "hearts_broken": true if a heart was discarded on another suit earlier).',
-    MUST_DISCARD: "with no card of the suit led, a penalty card had to be discarded, and that "
-    "hand still holds one.",
-}
+            raise IllegalError.one(code, rule=RULE_OF[code], field=field, variant="claim", **params)
 
 
 def check_doubled(rules: RuleSet, contracts: Sequence[Contract], doubled: Sequence[Card]) -> int:
@@ -182,23 +140,13 @@ def check_doubled(rules: RuleSet, contracts: Sequence[Contract], doubled: Sequen
         king_ok = card == KING_OF_HEARTS and Contract.KING in contracts
         queen_ok = card.rank == Rank.QUEEN and Contract.QUEENS in contracts
         if not rules.doubling:
-            message = f"Doubling is off in this game's rules, so {card.pretty} cannot be doubled."
             params = {"card": card.pretty, "variant": "doubled"}
-            raise MalformedError.one("doubling_off", message, rule="R9.1", field=field, **params)
+            raise MalformedError.one("doubling_off", rule="R9.1", field=field, **params)
         if not (king_ok or queen_ok):
-            message = (
-                f"{card.pretty} cannot be doubled in this deal: only the K♥ in King of Hearts "
-                "and the queens in Queens can be."
-            )
             rule = "R3" if card == KING_OF_HEARTS else "R4"
-            raise MalformedError.one(
-                "not_doubleable", message, rule=rule, field=field, card=card.pretty
-            )
+            raise MalformedError.one("not_doubleable", rule=rule, field=field, card=card.pretty)
         if mask & card.bit:
-            message = f"{card.pretty} is listed twice among the doubled cards."
-            raise MalformedError.one(
-                "doubled_twice", message, rule="R3", field=field, card=card.pretty
-            )
+            raise MalformedError.one("doubled_twice", rule="R3", field=field, card=card.pretty)
         mask |= card.bit
     return mask
 
@@ -211,30 +159,20 @@ def check_trix_position(
     for seat, hand in enumerate(hands):
         if seen & hand:
             card = cards_of(seen & hand)[0]
-            where = "the layout" if layout & card.bit else "another hand"
-            message = f"The {card.pretty} held by {_who(seat, names)} is also in {where}."
             params = {"card": card.pretty, "player": _person(seat, names), "seat": seat}
             params["variant"] = "in_layout" if layout & card.bit else "in_another_hand"
-            raise MalformedError.one(
-                "card_twice", message, rule="R7", field=f"hands.{seat}", **params
-            )
+            raise MalformedError.one("card_twice", rule="R7", field=f"hands.{seat}", **params)
         seen |= hand
     if seen != FULL_DECK:
         missing = [c.pretty for c in cards_of(FULL_DECK ^ seen)]
-        message = (
-            f"Every card is either laid out or held; {_plural(len(missing), 'card')} "
-            f"({', '.join(missing[:5])}{'…' if len(missing) > 5 else ''}) are neither."
-        )
         params = {"count": len(missing), "cards": joined("comma", missing[:5])}
         if len(missing) > 5:
             params["variant"] = "more"
-        raise MalformedError.one("cards_missing", message, rule="R7", field="hands", **params)
+        raise MalformedError.one("cards_missing", rule="R7", field="hands", **params)
     _out_consistent(hands, out, names)
     if len(out) < 3 and to_play in out:
-        message = f"It cannot be {_who(to_play, names)}'s turn: that player is already out."
         raise IllegalError.one(
             "turn_of_player_out",
-            message,
             rule="R7",
             field="to_play",
             player=_person(to_play, names),
@@ -244,18 +182,12 @@ def check_trix_position(
 
 def _out_consistent(hands: Sequence[int], out: Sequence[int], names: Names) -> None:
     if len(set(out)) != len(out) or len(out) > 3:
-        message = "“out” lists the seats already out, each once, at most three."
-        raise MalformedError.one("out_shape", message, rule="R7", field="out", variant="once")
+        raise MalformedError.one("out_shape", rule="R7", field="out", variant="once")
     for seat, hand in enumerate(hands):
         if (seat in out) != (not hand):
-            who = _cap(_who(seat, names))
             params: dict[str, Any] = {"seat": seat, "player": _person(seat, names, True)}
             if hand:
-                message = (
-                    f"{who} is listed as out but still holds {_plural(hand.bit_count(), 'card')}."
-                )
                 params |= {"count": hand.bit_count(), "variant": "holding"}
             else:
-                message = f"{who} holds no card and so is out: list that seat in “out”."
                 params["variant"] = "empty"
-            raise IllegalError.one("out_mismatch", message, rule="R7", field="out", **params)
+            raise IllegalError.one("out_mismatch", rule="R7", field="out", **params)

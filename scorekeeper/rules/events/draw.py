@@ -223,7 +223,6 @@ def check_present(present: Sequence[str]) -> None:
     if len(present) < TABLE_SIZE:
         raise IllegalError.one(
             "event_too_few_players",
-            f"A round needs at least 4 players present; there are {len(present)}.",
             field="players",
             count=len(present),
         )
@@ -232,7 +231,6 @@ def check_present(present: Sequence[str]) -> None:
         if name.casefold() in seen:
             raise MalformedError.one(
                 "event_player_twice",
-                f"{name} is listed twice among the players.",
                 field="players",
                 player=name,
             )
@@ -266,7 +264,6 @@ def not_seated(player: str, number: int) -> RulesError:
     """The refusal for a player who has no seat in round ``number``."""
     return IllegalError.one(
         "event_player_not_seated",
-        f"{player} has no seat in round {number}.",
         field="player",
         player=player,
         n=number,
@@ -288,7 +285,6 @@ def replace_player(drawn: Round, leaving: str, substitute: str) -> Round:
     if substitute in drawn.seated:
         raise IllegalError.one(
             "event_player_seated",
-            f"{substitute} already has a seat in round {drawn.number}.",
             field="substitute",
             player=substitute,
             n=drawn.number,
@@ -334,8 +330,6 @@ def redraw_round(
     if table.number in kept_numbers:
         raise IllegalError.one(
             "event_table_started",
-            f"Table {table.number} has started: {leaving} can be replaced there, but the "
-            "table cannot be drawn again.",
             field="player",
             player=leaving,
             table=table.number,

@@ -147,8 +147,6 @@ from first place to fourth, never rising (such as [3, 2, 1, 0]); not [1, 2, 3, 4
         shown = "[" + ", ".join(str(p) for p in places) + "]"
         raise MalformedError.one(
             "event_places",
-            "The points by place must be four whole numbers from first place to fourth, "
-            f"never rising (such as [3, 2, 1, 0]); not {shown}.",
             field="places",
             value=shown,
         )

@@ -34,9 +34,7 @@ def first_king_from_deal(rules: RuleSet) -> bool:
 
 def first_king_needed() -> RulesError:
     """A table's first deal that does not say who was dealt the 7♥ (R2)."""
-    return IllegalError.one(
-        "first_king_needed", "Choose who was dealt the 7♥.", rule="R2", field="king"
-    )
+    return IllegalError.one("first_king_needed", rule="R2", field="king")
 
 
 def named_first_king(first: DealEntry) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.rules.errors import MalformedError, RulesError
+from scorekeeper.rules.errors import MalformedError, Problem, RulesError
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.store.backup import export_game, write_backup
 from scorekeeper.store.backup_format import IMPORT_BYTES_MAX, Backup, parse_backup
@@ -116,8 +116,8 @@ def _check(data: object) -> list[tuple[list[int], dict[str, Any]]]:
         if not ok or not all(isinstance(s, int) and 0 <= s < len(members) for s in seats or []):
             raise CircleRefusal.one("backup_circle", f"games.{i}")
         if len(set(seats or [])) != 4:
-            raise MalformedError.one(
-                "backup_invalid", "A game's seats repeat a member.", field=f"games.{i}.seats"
-            )
+            # Worded here, untranslated, as the backup format's other refusals (backup_format).
+            message = "A game's seats repeat a member."
+            raise MalformedError([Problem("backup_invalid", message, None, f"games.{i}.seats")])
         out.append((list(seats or []), game or {}))
     return out

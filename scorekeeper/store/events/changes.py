@@ -54,8 +54,6 @@ def replace_player(event_id: str, number: int, leaving: str, substitute: str) ->
         if table.finished:
             raise StateError.one(
                 "event_table_finished",
-                f"Table {table.number} has finished its game: nobody needs to take the seat "
-                f"of {leaving}.",
                 field="player",
                 table=table.number,
                 player=leaving,
@@ -150,8 +148,6 @@ def redraw(event_id: str, number: int, leaving: str, director_token: str) -> Dra
         if number != len(event.drawn):
             raise StateError.one(
                 "event_redraw_not_last",
-                f"Only the last round drawn can be drawn again; round {len(event.drawn)} has "
-                f"been drawn after round {number}.",
                 field="round",
                 n=number,
                 last=len(event.drawn),
@@ -201,8 +197,6 @@ def _open_round(event: EventView, number: int) -> EventRoundView:
     if drawn.locked:
         raise StateError.one(
             "event_round_locked",
-            f"Round {number} of this club night is locked by the director: its games "
-            "can no longer be changed.",
             field="event",
             n=number,
         )
@@ -217,7 +211,6 @@ def _player_name(event: EventView, name: object, field: str) -> str:
             return player.name
     raise IllegalError.one(
         "event_not_a_player",
-        f"{name} is not among this club night's players.",
         field=field,
         player=str(name),
     )
@@ -240,7 +233,6 @@ def _substitute_name(session: Any, event: EventView, number: int, raw: object) -
         if player.left_round is not None:
             raise IllegalError.one(
                 "event_player_left",
-                f"{player.name} has left this club night and cannot take a seat.",
                 field="substitute",
                 player=player.name,
             )

@@ -39,7 +39,6 @@ def parse_round_minutes(raw: object) -> int | None:
     if not 1 <= minutes <= ROUND_MINUTES_MAX:
         raise MalformedError.one(
             "event_number",
-            f"“round_minutes” must be a whole number from 1 to {ROUND_MINUTES_MAX}.",
             field="round_minutes",
             what="round_minutes",
             low=1,

@@ -23,11 +23,12 @@ import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import delete, select, update
 
-from scorekeeper.rules.errors import StateError
+from scorekeeper.rules.errors import Problem, StateError
 from scorekeeper.store.events import changes as event_changes
 from scorekeeper.store.events import services as events
 from scorekeeper.store.events.services import CHANGES, EVENTS, PLAYERS, ROUNDS, EventView
@@ -59,25 +60,21 @@ def undo_draw(event_id: str, number: int) -> EventView:
         events.refuse_closed(event)
         drawn = events.drawn_round(event, number)
         if number != len(event.drawn):
-            raise StateError.one(
-                "event_undo_not_last",
+            message = (
                 f"Only the last round drawn can be undone; round {len(event.drawn)} has been "
-                f"drawn after round {number}.",
-                field="round",
-                n=number,
-                last=len(event.drawn),
+                f"drawn after round {number}."
             )
+            params = {"n": number, "last": len(event.drawn)}
+            raise StateError([Problem("event_undo_not_last", message, None, "round", params)])
         started = [t.number for t in drawn.tables if t.deals > 0]
         if started:
             shown = ", ".join(str(n) for n in started)
-            raise StateError.one(
-                "event_round_started",
+            message = (
                 f"Round {number}'s draw cannot be undone: a deal has been recorded at "
-                f"table {shown}.",
-                field="round",
-                n=number,
-                tables=shown,
+                f"table {shown}."
             )
+            facts: dict[str, Any] = {"n": number, "tables": shown}
+            raise StateError([Problem("event_round_started", message, None, "round", facts)])
         for table in drawn.tables:
             event_changes.drop_table(session, event, table)
         where = (ROUNDS.c.event_id == event_id, ROUNDS.c.number == number)

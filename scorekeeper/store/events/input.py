@@ -76,7 +76,7 @@ def parse_new_event_body(body: Mapping[str, Any]) -> NewEvent:
     round_kind = _choice(body.get("round", "game"), "round", ROUND_KINDS)
     circle = body.get("circle")
     if circle is not None and not isinstance(circle, str):
-        raise MalformedError.one("event_circle", "“circle” must be a circle's id.", field="circle")
+        raise MalformedError.one("event_circle", field="circle")
     players = clean_event_players(body.get("players", [] if circle else None))
     return NewEvent(
         name=clean_event_name(body.get("name")),
@@ -112,7 +112,6 @@ def check_rotation_size(count: int) -> None:
     if count not in rotations.SIZES:
         raise IllegalError.one(
             "event_rotation_size",
-            f"A fixed rotation is for 8, 12 or 16 players; there are {count}.",
             field="draw",
             count=count,
         )
@@ -128,7 +127,6 @@ def clean_event_name(raw: object) -> str:
     if not name or len(name) > EVENT_NAME_MAX or any(ord(ch) < 32 for ch in name):
         raise IllegalError.one(
             "event_name",
-            f"Give the club night a name of 1 to {EVENT_NAME_MAX} characters, on one line.",
             field="name",
             max=EVENT_NAME_MAX,
         )
@@ -140,7 +138,6 @@ def clean_event_players(raw: object) -> list[str]:
     if not isinstance(raw, list) or len(raw) > PLAYERS_MAX:
         raise IllegalError.one(
             "event_players",
-            f"List the players present by name (at most {PLAYERS_MAX}).",
             field="players",
             max=PLAYERS_MAX,
         )
@@ -158,14 +155,12 @@ def event_rules(raw: object, partnership: bool, round_kind: str) -> RuleSet:
     if "partnership" in given and rules.partnership != partnership:
         raise IllegalError.one(
             "event_rules_partnership",
-            "The rule set's “partnership” must agree with the event's “partnership”.",
             field="rules.partnership",
         )
     wanted = 1 if round_kind == "kingdom" else rules.kingdoms
     if "kingdoms" in given and rules.kingdoms != wanted:
         raise IllegalError.one(
             "event_rules_kingdoms",
-            "A round of one kingdom plays one kingdom per table: “rules.kingdoms” must be 1.",
             field="rules.kingdoms",
         )
     return RuleSet.from_dict({**rules.to_dict(), "partnership": partnership, "kingdoms": wanted})
@@ -173,9 +168,7 @@ def event_rules(raw: object, partnership: bool, round_kind: str) -> RuleSet:
 
 def _flag(raw: object, field: str) -> bool:
     if not isinstance(raw, bool):
-        raise MalformedError.one(
-            "event_flag", f"“{field}” must be true or false.", field=field, what=field
-        )
+        raise MalformedError.one("event_flag", field=field, what=field)
     return raw
 
 
@@ -183,7 +176,6 @@ def _whole(raw: object, field: str, low: int, high: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
         raise MalformedError.one(
             "event_number",
-            f"“{field}” must be a whole number from {low} to {high}.",
             field=field,
             what=field,
             low=low,
@@ -196,7 +188,6 @@ def _choice(raw: object, field: str, allowed: tuple[str, ...]) -> str:
     if raw not in allowed:
         raise MalformedError.one(
             "event_choice",
-            f"“{field}” must be one of " + ", ".join(f"“{a}”" for a in allowed) + ".",
             field=field,
             what=field,
             allowed=", ".join(f"“{a}”" for a in allowed),
@@ -217,7 +208,6 @@ def _name_text(raw: object, field: str) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise MalformedError.one(
             "event_name_needed",
-            f"“{field}” must be a player's name.",
             field=field,
             what=field,
         )

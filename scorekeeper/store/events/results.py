@@ -87,14 +87,11 @@ def refuse_if_frozen(closed: bool, locked: bool, round_number: int) -> None:
     if closed:
         raise StateError.one(
             "event_closed",
-            "This club night is closed: its games can no longer be changed.",
             field="event",
         )
     if locked:
         raise StateError.one(
             "event_round_locked",
-            f"Round {round_number} of this club night is locked by the director: its games "
-            "can no longer be changed.",
             field="event",
             n=round_number,
         )

@@ -605,8 +605,6 @@ def draw_next_round(event_id: str, director_token: str) -> DrawnRound:
         if event.all_drawn:
             raise StateError.one(
                 "event_all_rounds_drawn",
-                "No round is left to draw: all the planned rounds "
-                f"({event.rounds}) have been drawn.",
                 field="rounds",
                 count=event.rounds,
             )
@@ -708,7 +706,6 @@ def refuse_closed(event: EventView) -> None:
     if event.closed:
         raise StateError.one(
             "event_closed",
-            "This club night is closed: its games can no longer be changed.",
             field="event",
         )
 
@@ -718,7 +715,6 @@ def drawn_round(event: EventView, number: int) -> EventRoundView:
     if not 1 <= number <= len(event.drawn):
         raise IllegalError.one(
             "event_no_such_round",
-            f"This club night has no round {number}; {len(event.drawn)} have been drawn.",
             field="round",
             n=number,
             count=len(event.drawn),
@@ -805,7 +801,6 @@ def player_leaves(event_id: str, name: str) -> EventView:
         if position is None:
             raise IllegalError.one(
                 "event_not_a_player",
-                f"{name} is not among this club night's players.",
                 field="name",
                 player=str(name),
             )

@@ -47,7 +47,7 @@ def encode_refusal(error: RulesError) -> bytes:
     """The engine's refusal as JSON: its kind and every problem, so that it is raised again
     in the web worker and worded there in the reader's language.
 
-    >>> error = MalformedError.one("bad_time_limit", "Too long.", field="time_limit", value="9")
+    >>> error = MalformedError.one("bad_time_limit", field="time_limit", value="9")
     >>> again = decode_refusal(encode_refusal(error))
     >>> type(again).__name__, again.problems == error.problems
     ('MalformedError', True)

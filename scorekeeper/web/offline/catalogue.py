@@ -1,7 +1,7 @@
 """The engine's message templates in one language, as JSON for the phone's worker.
 
 The worker says a refusal with the very templates the server uses
-(:mod:`scorekeeper.text.messages`), filled in by the same code
+(:mod:`scorekeeper.rules.sentences`), filled in by the same code
 (:mod:`scorekeeper.web.offline.phone`); this gives it their translations: each
 template's msgid with its text (a list of forms for a plural), and the
 language's plural rule.
@@ -15,10 +15,8 @@ from typing import Any
 from babel.support import Translations
 
 from scorekeeper.paths import PROJECT_ROOT
-from scorekeeper.text.messages import MESSAGES, Plural
+from scorekeeper.rules.sentences import JOINING, MESSAGES, Plural
 
-JOINING = (", ", "%(head)s and %(last)s")
-"""The words :func:`scorekeeper.text.messages._join` puts between items."""
 DEFAULT_PLURAL = "(n != 1)"
 
 

@@ -2,9 +2,10 @@
 
 This module runs in two places: here (the tests call it as any module), and
 on the phone, in Pyodide, where it arrives in the engine archive
-(:mod:`scorekeeper.web.offline.engine`) with :mod:`scorekeeper.rules` and
-:mod:`scorekeeper.text.messages`. So it imports nothing but the standard
-library, the engine and the message templates: no Flask, no database.
+(:mod:`scorekeeper.web.offline.engine`) with the modules it imports. So it
+imports nothing but the standard library, the engine (whose sentences,
+:mod:`scorekeeper.rules.sentences`, are the message templates) and
+:mod:`scorekeeper.web.offline.projection`: no Flask, no Babel, no database.
 
 The phone sends JSON and gets JSON back (:func:`check`); a refusal is the
 engine's own problems, said with the same templates as on the server, in the
@@ -22,42 +23,17 @@ from __future__ import annotations
 
 import gettext
 import json
-import sys
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-def _without_babel() -> None:
-    """On the phone there is no Babel: the one name the templates import from it."""
-    try:
-        import babel.support  # noqa: F401
-    except ImportError:
-
-        class NullTranslations:
-            def gettext(self, message: str) -> str:
-                return message
-
-            def ngettext(self, singular: str, plural: str, n: int) -> str:
-                return singular if n == 1 else plural
-
-        babel = types.ModuleType("babel")
-        support = types.ModuleType("babel.support")
-        setattr(support, "NullTranslations", NullTranslations)  # noqa: B010
-        setattr(babel, "support", support)  # noqa: B010
-        sys.modules.update({"babel": babel, "babel.support": support})
-
-
-_without_babel()
-
-from scorekeeper.rules.errors import Problem, RulesError, StateError  # noqa: E402
-from scorekeeper.rules.events.tables import named_first_king  # noqa: E402
-from scorekeeper.rules.game import Game  # noqa: E402
-from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict  # noqa: E402
-from scorekeeper.rules.ruleset import RuleSet  # noqa: E402
-from scorekeeper.text import messages  # noqa: E402
-from scorekeeper.web.offline.projection import Owned, project  # noqa: E402
+from scorekeeper.rules.errors import Problem, RulesError, StateError
+from scorekeeper.rules.events.tables import named_first_king
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.game_log import DealEntry, Entry, entry_from_dict
+from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.sentences import english, isolating, render
+from scorekeeper.web.offline.projection import Owned, project
 
 FSI, PDI = "\u2068", "\u2069"
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"), None)
@@ -96,19 +72,19 @@ def use_catalogue(raw: str) -> str:
     return CATALOGUE.language
 
 
+def isolate(name: str) -> str:
+    """A name set apart (FSI … PDI), as :func:`scorekeeper.text.locale.isolate_name` does."""
+    return f"{FSI}{name.translate(BIDI_CONTROLS)}{PDI}"
+
+
 def say(problem: Problem) -> str:
-    """The problem in the catalogue's language, as :func:`messages.translate_problem` says
-    it on the server (names isolated; the engine's English when a template cannot)."""
+    """The problem in the catalogue's language, as
+    :func:`scorekeeper.text.messages.translate_problem` says it on the server (names
+    isolated; the engine's English when the problem has no template of its own)."""
     try:
-        if messages.english(problem.key, problem.params) != problem.message:
+        if english(problem.key, problem.params) != problem.message:
             return problem.message
-        params = {
-            key: f"{FSI}{value.translate(BIDI_CONTROLS)}{PDI}"
-            if key in messages.NAME_PARAMS and isinstance(value, str)
-            else value
-            for key, value in problem.params.items()
-        }
-        return messages.render(problem.key, params, CATALOGUE)
+        return render(problem.key, isolating(problem.params, isolate), CATALOGUE)
     except (KeyError, TypeError, ValueError):
         return problem.message
 
@@ -143,14 +119,13 @@ def apply(game: Game, log: list[Entry], base: Base, p: Pending) -> tuple[Game, l
         return game.record(p.entry), [*log, p.entry]
     if p.action == "undo":
         if not log:
-            raise StateError.one(
-                "nothing_to_undo", "There is nothing to undo: no deal has been recorded yet."
-            )
+            raise StateError.one("nothing_to_undo")
         return Game.replay(*base, log[:-1]), log[:-1]
     assert p.entry is not None and p.n is not None
     deal_positions = [i for i, e in enumerate(log) if isinstance(e, DealEntry)]
     if not 1 <= p.n <= len(deal_positions):
-        raise StateError.one("no_such_deal", f"There is no deal {p.n} to correct.")
+        message = f"There is no deal {p.n} to correct."  # a phone's own slip: no template
+        raise StateError([Problem("no_such_deal", message)])
     changed = list(log)
     changed[deal_positions[p.n - 1]] = p.entry
     return Game.replay(*base, changed), changed

@@ -408,6 +408,6 @@ def test_engine_refusals_map_to_statuses_in_the_web_layer() -> None:
     from scorekeeper.rules.errors import IllegalError, MalformedError, StateError
     from scorekeeper.web.errors import status_of
 
-    assert status_of(StateError.one("x", "x")) == 409
-    assert status_of(IllegalError.one("x", "x")) == 422
-    assert status_of(MalformedError.one("x", "x")) == 422
+    assert status_of(StateError.one("entry_shape")) == 409
+    assert status_of(IllegalError.one("entry_shape")) == 422
+    assert status_of(MalformedError.one("entry_shape")) == 422

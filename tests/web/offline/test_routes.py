@@ -99,8 +99,9 @@ def test_the_engine_archive_holds_the_rules_and_nothing_of_the_app(client: Flask
     names = zipfile.ZipFile(io.BytesIO(response.data)).namelist()
     assert "scorekeeper/rules/game.py" in names and "scorekeeper/rules/claims/search.py" in names
     assert "scorekeeper/web/offline/phone.py" in names
-    assert "scorekeeper/text/messages.py" in names
-    assert not [n for n in names if "store/" in n or n.endswith("routes.py")]
+    assert "scorekeeper/rules/sentences.py" in names  # the message templates
+    assert "scorekeeper/web/offline/projection.py" in names  # phone.py imports it
+    assert not [n for n in names if "store/" in n or "text/" in n or n.endswith("routes.py")]
     assert zipfile.ZipFile(io.BytesIO(response.data)).read("scorekeeper/__init__.py") == b""
     assert client.get("/offline/engine-0000.zip").status_code == 404
 
