@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.extensions import db
@@ -269,6 +269,76 @@ def test_home_help_and_an_opened_game_open_offline(live_server: str, contexts: A
     expect(page.get_by_test_id("game-status")).to_contain_text("Deal 1 of 20")
     page.goto(f"{live_server}/games/never-opened-here")
     expect(page.get_by_test_id("offline-unavailable")).to_be_visible()
+
+
+KEPT_PAIR = """(game) => caches.open("sk-pages").then((cache) => Promise.all([
+    cache.match(game).then((r) => (r ? r.text() : "")),
+    cache.match(game + "/offline.json").then((r) => (r ? r.json() : {}))]))
+  .then(([page, copy]) => {
+    const shown = /data-testid="live" data-version="(\\d+)"/.exec(page);
+    return [shown ? Number(shown[1]) : null, copy.version === undefined ? null : copy.version];
+  })"""
+"""The versions of the game in the page the phone keeps and in the copy its engine replays."""
+
+
+def kept_pair(page: Page, game_url: str, version: int) -> list[int | None]:
+    """The kept page's and copy's versions once both are ``version`` (or as they stay)."""
+    for _attempt in range(120):  # the service worker keeps them in the background
+        pair = list(page.evaluate(KEPT_PAIR, game_url))
+        if pair == [version, version]:
+            break
+        page.wait_for_timeout(250)
+    return pair
+
+
+@needs_pyodide
+def test_a_live_update_keeps_the_page_and_its_copy_of_one_version(
+    live_server: str, contexts: Any, app: Flask
+) -> None:
+    """Another phone's deal reaches this one by live update: the page the phone keeps and
+    the copy of the game its engine replays offline are both of that version. The copy's
+    fetch failing under the next update leaves the pair kept before whole: offline, the
+    phone shows and draws that one game, never a page newer than its copy."""
+    game_id, token = api_game(app, API_DEALS[:1])
+    context = contexts()
+    page = context.new_page()
+    game_url = join(page, live_server, game_id, token)
+    keep_offline(page)
+    client, auth = app.test_client(), {"Authorization": f"Bearer {token}"}
+
+    def another_phone_saves(deal: dict[str, Any]) -> int:
+        answer = client.post(f"/api/v1/games/{game_id}/deals", json=deal, headers=auth)
+        assert answer.status_code == 201
+        return int(answer.get_json()["game"]["version"])
+
+    version = another_phone_saves(API_DEALS[1])
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 3 of 20")  # live update
+    assert kept_pair(page, game_url, version) == [version, version]
+
+    failed: list[str] = []
+
+    def copy_fails_once(route: Route) -> None:
+        if failed:
+            route.fallback()
+        else:
+            failed.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    context.route("**/offline.json", copy_fails_once)
+    newer = another_phone_saves(API_DEALS[2])
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 4 of 20")
+    for _attempt in range(120):  # the worker's fetch of the copy, under that update
+        if failed:
+            break
+        page.wait_for_timeout(250)
+    assert failed, "the live update's page was kept without fetching its copy"
+    assert kept_pair(page, game_url, newer) == [version, version]
+    context.set_offline(True)  # the board is drawn from the copy the phone has
+    expect(page.locator("html[data-offline-board]")).to_have_count(1, timeout=ENGINE_MS)
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 3 of 20")
+    page.reload()
+    expect(page.get_by_test_id("game-status")).to_contain_text("Deal 3 of 20")
+    expect(page.get_by_test_id("latest")).to_contain_text("Queens")
 
 
 # --- offline play --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-from tests.web.api.test_events import kingdom
+from tests.web.events.test_api import kingdom
 
 from tests.server.serving import Server
 from tests.server.test_served_app import get

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import abort, flash, make_response, redirect, render_template, url_for
 
 from scorekeeper.rules.contracts import ALL_CONTRACTS
 from scorekeeper.rules.errors import RulesError
@@ -46,6 +46,7 @@ from scorekeeper.web.games.present import (
     played_grid,
     rematch_start,
 )
+from scorekeeper.web.offline.kept import with_version
 from scorekeeper.web.offline.page_writes import form_entry_id
 
 
@@ -93,7 +94,7 @@ def game(game_id: str) -> Page:
     """The scoreboard, and the controls to enter deals for those who may edit."""
     loaded = load_or_404(game_id)
     remember_seen(game_id)
-    return _render_game(loaded)
+    return with_version(make_response(_render_game(loaded)), loaded.version)
 
 
 def _render_game(

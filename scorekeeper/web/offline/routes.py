@@ -40,6 +40,7 @@ from scorekeeper.web.access import can_edit
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.offline import engine
 from scorekeeper.web.offline.catalogue import catalogue
+from scorekeeper.web.offline.kept import with_version
 from scorekeeper.web.offline.texts import panel_texts
 
 STATIC = PROJECT_ROOT / "static"
@@ -292,4 +293,4 @@ def game_for_phone(game_id: str) -> Response:
     }
     response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
-    return response
+    return with_version(response, loaded.version)

@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web.offline import engine
+from scorekeeper.web.offline.kept import VERSION_HEADER
 from scorekeeper.web.offline.routes import WORKER_POLICY
 from scorekeeper.web.server.hardening import CONTENT_SECURITY_POLICY
 from tests.web.pages import new_game
@@ -161,6 +162,15 @@ def test_the_phones_copy_of_a_game_and_its_edit_rights(client: FlaskClient, app:
     assert stranger["editable"] is False and stranger["csrf_token"] is None
     assert "token" not in json.dumps({k: v for k, v in body.items() if k != "csrf_token"})
     assert client.get("/games/nope/offline.json").status_code == 404
+
+
+def test_the_game_page_and_the_phones_copy_name_their_version(client: FlaskClient) -> None:
+    """The service worker keeps the two as one pair of one version (static/offline/sw.js)."""
+    game_id = new_game(client)
+    copy = client.get(f"/games/{game_id}/offline.json")
+    page = client.get(f"/games/{game_id}")
+    assert copy.headers[VERSION_HEADER] == page.headers[VERSION_HEADER] == "1"
+    assert 'data-testid="live" data-version="1"' in page.get_data(as_text=True)
 
 
 def test_the_game_page_and_deal_form_carry_the_offline_hooks(client: FlaskClient) -> None:
