@@ -106,6 +106,37 @@ def test_two_phones_save_the_same_last_deal_and_the_second_is_asked(
     assert len(deals) == 11 and deals[10].king == 2  # only by the explicit choice
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_deal_arriving_under_the_thumb_moves_nothing_and_the_tap_is_asked(
+    app: Flask, live_server: str, contexts: Callable[..., BrowserContext], lang: str
+) -> None:
+    """Another phone's deal 10 reaches this phone by live update while its thumb is on Save:
+    the banner saying so moves nothing above the button, so the tap saves, and the phone is
+    asked "the same deal?" (a banner above the form once pushed Save from under the thumb:
+    the tap was lost, and the phone stayed on its form, asked nothing)."""
+    game_id, token = game_at_deal_10(app)
+    page = phone_on_form(contexts(), live_server, game_id, token, lang)
+    expect(page.locator("[data-live-started]")).to_have_count(1)
+    save = page.get_by_test_id("save-deal")
+    save.scroll_into_view_if_needed()
+    pressed = save.bounding_box()
+    assert pressed is not None
+    page.mouse.move(pressed["x"] + pressed["width"] / 2, pressed["y"] + pressed["height"] / 2)
+    page.mouse.down()
+    answer = app.test_client().post(
+        f"/api/v1/games/{game_id}/deals",
+        json=KINGDOM[4],  # the same deal 10, from another phone
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 201
+    expect(page.get_by_test_id("live-banner")).to_be_visible(timeout=30_000)
+    assert save.bounding_box() == pressed
+    page.mouse.up()
+    expect(page.get_by_test_id("same-deal")).to_be_visible(timeout=30_000)
+    with app.app_context():
+        assert services.load_game(game_id).game.deals_played == 10  # nothing saved by itself
+
+
 def asked_after_sync(app: Flask, game_id: str, phones: list[Page]) -> None:
     """The same question as the phone's conflict, after its queued entry was refused at
     sync: both entries side by side, "Discard mine" first, and deal 11 only if chosen."""
