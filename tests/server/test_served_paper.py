@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-from tests.web.events.test_api import kingdom
 
 from tests.server.serving import Server
 from tests.server.test_served_app import get
 from tests.server.test_served_events import create_event, draw, play_tables
+from tests.web.events.test_api import kingdom
 
 pytestmark = pytest.mark.served
 
