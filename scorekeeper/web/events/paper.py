@@ -4,7 +4,7 @@
   an A–Z "find your seat" list (player → table and seat) and who sits out;
 - ``GET /events/<id>/results.csv``: one row per player of the final standings, with
   each round's points and what a table still playing adds so far (names can never run
-  as a spreadsheet formula: :func:`scorekeeper.web.circles.exports.cell`);
+  as a spreadsheet formula: :func:`scorekeeper.web.paper.csv.cell`);
 - ``GET /events/<id>/results.html``: the results as one standalone page (inline CSS, no
   script, no site menu) to put on a club's website or print, in the request's
   language and digits;
