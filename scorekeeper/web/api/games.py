@@ -34,7 +34,7 @@ from scorekeeper.store.input import (
 )
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import require_bearer
-from scorekeeper.web.server.api_io import if_match, json_body, with_etag
+from scorekeeper.web.server.api_io import if_match, json_body, unchanged, with_etag
 
 bp = Blueprint("api_games", __name__)
 
@@ -100,12 +100,9 @@ def get_game(game_id: str) -> Response:
 
     The 304 is decided from the version column alone, before the log is replayed.
     """
-    if request.if_none_match:
-        version = live.game_version(game_id)
-        if request.if_none_match.contains_weak(str(version)):
-            response = Response(status=304)
-            response.set_etag(str(version))
-            return response
+    not_modified = unchanged(lambda: live.game_version(game_id))
+    if not_modified is not None:
+        return not_modified
     loaded = services.load_game(game_id)
     return with_etag(game_state(loaded), loaded, 200)
 

@@ -26,7 +26,7 @@ from scorekeeper.store.input import parse_deal_body
 from scorekeeper.text.locale import gettext as _
 from scorekeeper.web.access import bearer_token, require_bearer, require_circle_token
 from scorekeeper.web.events.present import event_json
-from scorekeeper.web.server.api_io import if_match, json_body, with_etag
+from scorekeeper.web.server.api_io import if_match, json_body, unchanged, with_etag
 
 bp = Blueprint("api_events", __name__)
 
@@ -91,12 +91,9 @@ def create_event() -> Response:
 @bp.get("/events/<event_id>")
 def get_event(event_id: str) -> Response:
     """The event with its standings and every round's tables; 304 from the version alone."""
-    if request.if_none_match:
-        version = services.event_version(event_id)
-        if request.if_none_match.contains_weak(str(version)):
-            response = Response(status=304)
-            response.set_etag(str(version))
-            return response
+    not_modified = unchanged(lambda: services.event_version(event_id))
+    if not_modified is not None:
+        return not_modified
     return event_response(services.load_event(event_id))
 
 

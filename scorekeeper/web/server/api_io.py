@@ -9,6 +9,7 @@ and comes back in ``If-Match`` (:func:`if_match`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NoReturn, Protocol
 
 from flask import Response, abort, jsonify, request
@@ -122,4 +123,20 @@ def with_etag(body: dict[str, Any], loaded: Versioned, status: int) -> Response:
     response = jsonify(body)
     response.status_code = status
     response.set_etag(str(loaded.version))
+    return response
+
+
+def unchanged(version: Callable[[], int]) -> Response | None:
+    """A bodiless 304 when ``If-None-Match`` holds the current ``version()``, else None.
+
+    The version is read only when the request sends ``If-None-Match``, so a first ``GET``
+    costs no extra lookup; a poll is answered from the version alone, before any replay.
+    """
+    if not request.if_none_match:
+        return None
+    current = str(version())
+    if not request.if_none_match.contains_weak(current):
+        return None
+    response = Response(status=304)
+    response.set_etag(current)
     return response
